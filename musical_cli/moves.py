@@ -1,0 +1,71 @@
+"""Moves as values, shared by every game of the family.
+
+A move is a deal (``d``), a redeal (``redeal``), or a transfer of one card from a place to a
+place (``w f2``: the waste's top to foundation 2; ``p1 f3``; ``w p2``). ``str(move)`` is the
+canonical text; :mod:`musical_cli.notation` parses every accepted spelling back to the value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Kinds of place. The waste has no number; foundations and piles are numbered from 1.
+WASTE = "w"
+FOUNDATION = "f"
+PILE = "p"
+KIND_NAMES = {WASTE: "the waste", FOUNDATION: "foundation", PILE: "pile"}
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    kind: str
+    index: int = 0  # 1-based for foundations and piles; 0 for the waste
+
+    def __str__(self) -> str:
+        return self.kind if self.kind == WASTE else f"{self.kind}{self.index}"
+
+    @property
+    def name(self) -> str:
+        """English for messages: 'the waste', 'foundation 2', 'pile 3'."""
+        return KIND_NAMES[self.kind] if self.kind == WASTE else f"{KIND_NAMES[self.kind]} {self.index}"
+
+
+W = Place(WASTE)
+
+
+def F(i: int) -> Place:  # noqa: N802 - reads like the notation
+    return Place(FOUNDATION, i)
+
+
+def P(i: int) -> Place:  # noqa: N802
+    return Place(PILE, i)
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    def __str__(self) -> str:
+        return "d"
+
+
+@dataclass(frozen=True, slots=True)
+class Redeal:
+    def __str__(self) -> str:
+        return "redeal"
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """One card from ``source`` to ``target``. A ``target`` of None is the short form ``w``
+    ("wherever it fits"), which :func:`musical_cli.notation.resolve` completes against a state."""
+
+    source: Place
+    target: Place | None = None
+
+    def __str__(self) -> str:
+        return str(self.source) if self.target is None else f"{self.source} {self.target}"
+
+
+Move = Deal | Redeal | Transfer
+
+DEAL = Deal()
+REDEAL = Redeal()

@@ -1,0 +1,218 @@
+"""Musical (Betsy Ross): the rules of ../shared/RULES.md §1 as a pure engine.
+
+Suits never matter. Foundation i (1..4) builds up by i from its base (2, 4, 6, 8), wrapping after
+the king, and is complete when a king lands on it: 12 cards each, 44 built in all, exactly the stock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .cards import Card, rank_name
+from .game import Game, IllegalMove, Outcome, RulesError
+from .moves import DEAL, REDEAL, WASTE, Deal, F, Move, Redeal, Transfer, W
+
+FOUNDATIONS = 4
+FOUNDATION_SIZE = 12  # base plus 11 built cards
+
+
+def foundation_rank(i: int, j: int) -> int:
+    """The rank of the j-th card (j = 0 for the base) of foundation i (RULES.md §1)."""
+    return (i * (j + 2) - 1) % 13 + 1
+
+
+SEQUENCES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(foundation_rank(i, j) for j in range(FOUNDATION_SIZE)) for i in range(1, FOUNDATIONS + 1)
+)
+SIGN_RANKS = (1, 2, 3, 4)
+BASE_RANKS = tuple(seq[0] for seq in SEQUENCES)  # 2, 4, 6, 8
+
+
+@dataclass(frozen=True, slots=True)
+class MusicalRules:
+    """``redeals``: how many times the waste may be turned over; None is unlimited."""
+
+    redeals: int | None = 2
+
+    def __post_init__(self) -> None:
+        if self.redeals is not None and (
+            isinstance(self.redeals, bool) or not isinstance(self.redeals, int) or self.redeals < 0
+        ):
+            raise RulesError(f"redeals must be a whole number from 0 up, or unlimited; not {self.redeals!r}")
+
+    @property
+    def redeals_text(self) -> str:
+        return "unlimited" if self.redeals is None else str(self.redeals)
+
+
+def parse_redeals(text: str) -> int | None:
+    t = text.strip().lower()
+    if t in ("unlimited", "inf", "infinite", "-1"):
+        return None
+    if t.isdigit():
+        return int(t)
+    raise RulesError(f"redeals must be a whole number from 0 up, or 'unlimited'; not {text!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class MusicalState:
+    """A position. ``stock`` lists the stock top first; ``waste`` bottom first (its top is last),
+    so turning the waste over to become the stock is ``stock = waste``."""
+
+    rules: MusicalRules
+    signs: tuple[Card, ...]
+    foundations: tuple[tuple[Card, ...], ...]
+    stock: tuple[Card, ...]
+    waste: tuple[Card, ...] = ()
+    redeals_used: int = 0
+
+    @property
+    def waste_top(self) -> Card | None:
+        return self.waste[-1] if self.waste else None
+
+    @property
+    def pass_number(self) -> int:
+        return self.redeals_used + 1
+
+    @property
+    def passes(self) -> int | None:
+        """Passes through the stock in all, or None when redeals are unlimited."""
+        return None if self.rules.redeals is None else self.rules.redeals + 1
+
+    @property
+    def redeals_left(self) -> int | None:
+        return None if self.rules.redeals is None else self.rules.redeals - self.redeals_used
+
+    def needs(self, i: int) -> int | None:
+        """The rank foundation i (1-based) takes next, or None when it is complete."""
+        height = len(self.foundations[i - 1])
+        return None if height >= FOUNDATION_SIZE else SEQUENCES[i - 1][height]
+
+    def wanting(self, rank: int) -> tuple[int, ...]:
+        """The foundations (1-based) whose next card has this rank."""
+        return tuple(i for i in range(1, FOUNDATIONS + 1) if self.needs(i) == rank)
+
+
+class Musical(Game):
+    name = "musical"
+    title = "Musical"
+
+    def default_rules(self) -> MusicalRules:
+        return MusicalRules()
+
+    def rules_from_options(self, options: Mapping[str, str]) -> MusicalRules:
+        unknown = sorted(set(options) - {"redeals"})
+        if unknown:
+            raise RulesError(f"Musical has no rule option {unknown[0]!r}; it has: redeals")
+        if "redeals" not in options:
+            return MusicalRules()
+        return MusicalRules(parse_redeals(options["redeals"]))
+
+    def rules_options(self, rules: MusicalRules) -> dict[str, str]:
+        return {"redeals": rules.redeals_text}
+
+    def layout(self, deck: Sequence[Card], rules: MusicalRules) -> MusicalState:
+        # DEALS.md, PySolFC's Betsy Ross hook: walk from the bottom of the stock (the first
+        # element) taking the first A, 2, 3, 4 as signs, then the first 2 and 4 met after their
+        # sign is taken, and the first 6 and 8, as the foundation bases.
+        signs: dict[int, Card] = {}
+        bases: dict[int, Card] = {}
+        rest: list[Card] = []
+        for card in deck:
+            r = card.rank
+            if r in SIGN_RANKS and r not in signs:
+                signs[r] = card
+            elif r in BASE_RANKS and r not in bases:
+                bases[r] = card
+            else:
+                rest.append(card)
+        if len(signs) != 4 or len(bases) != 4 or len(deck) != 52:
+            raise ValueError("a Musical deal needs one full deck of 52 cards")
+        return MusicalState(
+            rules=rules,
+            signs=tuple(signs[r] for r in SIGN_RANKS),
+            foundations=tuple((bases[r],) for r in BASE_RANKS),
+            stock=tuple(reversed(rest)),
+        )
+
+    def legal_moves(self, state: MusicalState) -> tuple[Move, ...]:
+        moves: list[Move] = []
+        top = state.waste_top
+        if top is not None:
+            moves.extend(Transfer(W, F(i)) for i in state.wanting(top.rank))
+        if state.stock:
+            moves.append(DEAL)
+        elif state.waste and (state.redeals_left is None or state.redeals_left > 0):
+            moves.append(REDEAL)
+        return tuple(moves)
+
+    def apply(self, state: MusicalState, move: Move) -> MusicalState:
+        if isinstance(move, Deal):
+            if not state.stock:
+                self._refuse(state, move, "the stock is empty" + self._redeal_advice(state))
+            return MusicalState(state.rules, state.signs, state.foundations,
+                                state.stock[1:], state.waste + state.stock[:1], state.redeals_used)
+        if isinstance(move, Redeal):
+            if state.stock:
+                self._refuse(state, move, f"the stock still has {len(state.stock)} "
+                                          f"card{'s' if len(state.stock) != 1 else ''}; redeal only when it is empty")
+            if not state.waste:
+                self._refuse(state, move, "the waste is empty; there is nothing to turn over")
+            if state.redeals_left is not None and state.redeals_left <= 0:
+                self._refuse(state, move, f"no redeal is left (the rules allow {state.rules.redeals})")
+            return MusicalState(state.rules, state.signs, state.foundations,
+                                state.waste, (), state.redeals_used + 1)
+        if isinstance(move, Transfer):
+            return self._play(state, move)
+        raise TypeError(f"not a move: {move!r}")
+
+    def _play(self, state: MusicalState, move: Transfer) -> MusicalState:
+        if move.source.kind != WASTE:
+            self._refuse(state, move, f"Musical has no {move.source.name}; only the waste's top card is played")
+        top = state.waste_top
+        if top is None:
+            self._refuse(state, move, "the waste is empty; deal a card first")
+        target = move.target
+        if target is None:
+            wanting = state.wanting(top.rank)
+            if not wanting:
+                self._refuse(state, move, "no foundation takes {}", top)
+            self._refuse(state, move, "say which foundation takes {}", top)
+        if target.kind != "f" or not 1 <= target.index <= FOUNDATIONS:
+            self._refuse(state, move, f"{target.name} is not a foundation; they are f1 to f4")
+        i = target.index
+        need = state.needs(i)
+        if need is None:
+            self._refuse(state, move, f"foundation {i} is complete")
+        if need != top.rank:
+            self._refuse(state, move, f"foundation {i} needs {_a(need)}; the waste shows {{}}", top)
+        foundations = tuple(f + (top,) if n == i else f for n, f in enumerate(state.foundations, 1))
+        return MusicalState(state.rules, state.signs, foundations,
+                            state.stock, state.waste[:-1], state.redeals_used)
+
+    def _redeal_advice(self, state: MusicalState) -> str:
+        if state.waste and (state.redeals_left is None or state.redeals_left > 0):
+            return "; redeal to turn the waste over"
+        return ""
+
+    def _refuse(self, state: MusicalState, move: Move, reason: str, *cards: Card):
+        raise IllegalMove(move, reason, self.legal_moves(state), cards)
+
+    def outcome(self, state: MusicalState) -> Outcome:
+        if all(len(f) == FOUNDATION_SIZE for f in state.foundations):
+            return Outcome.WON
+        if not self.legal_moves(state):
+            return Outcome.LOST
+        return Outcome.IN_PLAY
+
+    def cards_to_build(self, state: MusicalState) -> int:
+        return len(state.stock) + len(state.waste)
+
+
+def _a(rank: int) -> str:
+    name = rank_name(rank)
+    return f"an {name}" if name in ("A", "8") else f"a {name}"
+
+
+MUSICAL = Musical()
