@@ -1,0 +1,392 @@
+"""The command line: ``musical`` (play, or batch mode on a pipe) and its subcommands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from . import __version__
+from .deals import DealNumber, DealNumberError, parse_deal_range, random_deal_number
+from .game import Game, Outcome, RulesError
+from .games import DEFAULT_GAME, GAMES, game_named
+from .render import STYLE, Fragments, layout, opening_record, opening_text, plain, plural, wants_colour
+
+# Exit statuses (documented in the man page, EXIT STATUS).
+EXIT_WON = 0
+EXIT_NOT_WON = 1
+EXIT_USAGE = 2
+EXIT_INVALID = 3
+EXIT_UNKNOWN = 4
+EXIT_SOFTWARE = 70
+EXIT_INTERRUPTED = 130
+
+SUBCOMMANDS = ("deal", "verify", "replay", "solve", "stats")
+
+
+class UsageError(Exception):
+    pass
+
+
+def _deal_number(text: str) -> DealNumber:
+    try:
+        return DealNumber.parse(text)
+    except DealNumberError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _deal_range(text: str) -> list[DealNumber]:
+    try:
+        return parse_deal_range(text)
+    except DealNumberError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
+    return value
+
+
+def _add_rules(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--game", choices=sorted(GAMES), default=None,
+                   help=f"the game (default {DEFAULT_GAME.name})")
+    p.add_argument("--redeals", metavar="K", default=None,
+                   help="Musical: how many times the waste may be turned over: 0, 1, 2 (default) "
+                        "... or 'unlimited'")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="musical",
+        description="Musical (Betsy Ross) patience: play at a prompt, or feed commands on standard "
+                    "input (batch mode). See musical(1).",
+        epilog="Subcommands: deal, verify, replay, solve, stats ('musical SUBCOMMAND --help').",
+    )
+    parser.add_argument("--version", action="version", version=f"musical {__version__}")
+    parser.add_argument("--seed", metavar="N", type=_deal_number,
+                        help="play deal N (1 up to 10^20, or msN); default: a random deal, shown at once")
+    parser.add_argument("--ascii", action="store_true", help="letters (AC, TD) instead of suit symbols")
+    _add_rules(parser)
+    sub = parser.add_subparsers(dest="command", metavar="SUBCOMMAND")
+
+    p = sub.add_parser("deal", help="print the opening layout of deals")
+    p.add_argument("deals", nargs="+", metavar="N|A-B", type=_deal_range)
+    p.add_argument("--json", action="store_true", help="one JSON object a line")
+    p.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
+    _add_rules(p)
+
+    p = sub.add_parser("verify", help="check a transcript: legal? won?")
+    p.add_argument("file", metavar="FILE", help="a transcript, or - for standard input")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
+
+    p = sub.add_parser("replay", help="show a transcript's game move by move")
+    p.add_argument("file", metavar="FILE", help="a transcript, or - for standard input")
+    p.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
+
+    p = sub.add_parser("solve", help="decide whether a deal (or a transcript's end) can be won")
+    p.add_argument("file", metavar="FILE", nargs="?", help="solve the position at the end of this transcript")
+    p.add_argument("--seed", metavar="N", type=_deal_number, help="the deal to solve")
+    p.add_argument("--budget", metavar="SECONDS", type=_positive_float, default=60.0,
+                   help="give up with 'unknown' after this long (default 60)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_rules(p)
+
+    p = sub.add_parser("stats", help="how winnable the game is over many deals")
+    p.add_argument("deals", nargs="+", metavar="N|A-B", type=_deal_range)
+    p.add_argument("--workers", metavar="W", type=int, default=None,
+                   help="parallel processes (default: one per core)")
+    p.add_argument("--budget", metavar="SECONDS", type=_positive_float, default=10.0,
+                   help="per deal, before it counts as unknown (default 10)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_rules(p)
+    return parser
+
+
+def _rules(game: Game, args: argparse.Namespace) -> tuple[Any, dict[str, str]]:
+    """The rules the options ask for, and the options given explicitly (as text)."""
+    given: dict[str, str] = {}
+    if getattr(args, "redeals", None) is not None:
+        if game.name != "musical":
+            raise UsageError(f"--redeals is a rule of Musical, not of {game.title}")
+        given["redeals"] = args.redeals
+    try:
+        rules = game.rules_from_options(given)
+    except RulesError as e:
+        raise UsageError(str(e)) from None
+    return rules, {k: game.rules_options(rules)[k] for k in given}
+
+
+def _ascii(args: argparse.Namespace, stream: TextIO) -> bool:
+    if getattr(args, "ascii", False):
+        return True
+    # A stream that cannot carry the suit symbols gets letters rather than an encoding error.
+    try:
+        "♣♦♥♠".encode(stream.encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return True
+    return False
+
+
+def emit(fragments: Fragments, stream: TextIO | None = None) -> None:
+    """Styled text on a colour terminal; plain text (no escape codes) anywhere else."""
+    stream = sys.stdout if stream is None else stream
+    if wants_colour(stream):
+        from prompt_toolkit.formatted_text import FormattedText
+        from prompt_toolkit.shortcuts import print_formatted_text
+        from prompt_toolkit.styles import Style
+
+        print_formatted_text(FormattedText(fragments), style=Style.from_dict(STYLE), end="", file=stream)
+    else:
+        stream.write(plain(fragments))
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from .commands import Session
+
+    game = game_named(args.game) if args.game else DEFAULT_GAME
+    rules, given_rules = _rules(game, args)
+    deal = args.seed or random_deal_number()
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    session = Session(game, deal, rules, ascii=_ascii(args, sys.stdout))
+    if interactive:
+        from .shell import Shell
+
+        return Shell(session).run()
+    from .batch import Given, UsageConflict, run_batch
+
+    given = Given(args.game, args.seed.text if args.seed else None, given_rules)
+    try:
+        lines = list(sys.stdin)
+    except UnicodeDecodeError:
+        print("musical: standard input is not UTF-8 text", file=sys.stderr)
+        return EXIT_INVALID
+    from .transcript import looks_like_transcript
+
+    first = next((t.strip().lstrip("\ufeff") for t in lines if t.strip() and not t.strip().startswith("#")), "")
+    if args.seed is None and not looks_like_transcript(first):
+        print(f"deal {deal}")  # a random deal is shown, so the game can be replayed
+    try:
+        return run_batch(lines, session, sys.stdout, sys.stderr, given)
+    except UsageConflict as e:
+        raise UsageError(str(e)) from None
+
+
+def cmd_deal(args: argparse.Namespace) -> int:
+    game = game_named(args.game) if args.game else DEFAULT_GAME
+    rules, _ = _rules(game, args)
+    ascii = _ascii(args, sys.stdout)
+    out = sys.stdout
+    for group in args.deals:
+        for deal in group:
+            state = game.opening(deal, rules)
+            if args.json:
+                out.write(json.dumps(opening_record(game, deal, state), ensure_ascii=False) + "\n")
+            else:
+                emit(opening_text(game, deal, state, ascii), out)
+    return 0
+
+
+def _read_transcript(path: str):
+    """(transcript or TranscriptError); an unreadable file is a UsageError (exit 2)."""
+    from .files import read_limited
+    from .transcript import MAX_BYTES, TranscriptError, read_bytes
+
+    try:
+        data = read_limited(path, MAX_BYTES)
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
+    try:
+        return read_bytes(data)
+    except TranscriptError as e:
+        return e
+
+
+def _verdict(t) -> tuple[int, str, dict[str, Any]]:
+    from .transcript import TranscriptError
+
+    if isinstance(t, TranscriptError):
+        return EXIT_INVALID, t.text(), {"result": "invalid", "moves": t.moves, "line": t.line, "reason": t.text()}
+    n = len(t.record.moves)
+    if t.record.game.outcome(t.final) is Outcome.WON:
+        text = f"won in {plural(n, 'move')}"
+        return EXIT_WON, text, {"result": "won", "moves": n, "line": None, "reason": text}
+    left = t.record.game.cards_to_build(t.final)
+    text = f"legal, not won: after {plural(n, 'move')}, {left} cards still to build"
+    return EXIT_NOT_WON, text, {"result": "not-won", "moves": n, "line": None, "reason": text}
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    t = _read_transcript(args.file)
+    status, text, record = _verdict(t)
+    if args.json:
+        print(json.dumps(record, ensure_ascii=False))
+    else:
+        if status == EXIT_INVALID and args.file != "-":
+            text = f"{args.file}: {text}"
+        print(text, file=sys.stderr if status == EXIT_INVALID else sys.stdout)
+    return status
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .transcript import TranscriptError
+
+    t = _read_transcript(args.file)
+    status, text, _ = _verdict(t)
+    if isinstance(t, TranscriptError):
+        print(f"{args.file}: {text}" if args.file != "-" else text, file=sys.stderr)
+        return status
+    ascii = _ascii(args, sys.stdout)
+    record = t.record
+    step = sys.stdout.isatty() and sys.stdin.isatty() and args.file != "-"
+    if step:
+        print("Enter shows the next move; q then Enter stops.")
+    for n, state in enumerate(record.states()):
+        if n:
+            emit([("class:label", f"{n}. {record.moves[n - 1]}\n")])
+        emit(layout(record.game, state, record.deal.text, n, ascii))
+        if step and n < len(record.moves):
+            try:
+                if input().strip().lower() in ("q", "quit"):
+                    break
+            except EOFError:
+                break
+    print(text)
+    return status
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from .solver import solve
+    from .transcript import GameRecord, format_transcript
+
+    if args.file is not None:
+        if args.seed is not None or args.redeals is not None or args.game is not None:
+            raise UsageError("give either a transcript FILE or --seed/--redeals/--game, not both")
+        t = _read_transcript(args.file)
+        status, text, _ = _verdict(t)
+        if status == EXIT_INVALID:
+            print(f"{args.file}: {text}", file=sys.stderr)
+            return EXIT_INVALID
+        record, state = t.record, t.final
+    else:
+        if args.seed is None:
+            raise UsageError("which deal? give --seed N or a transcript FILE")
+        game = game_named(args.game) if args.game else DEFAULT_GAME
+        rules, _ = _rules(game, args)
+        record = GameRecord(game, args.seed, rules)
+        state = record.start()
+    solution = solve(record.game, state, budget=args.budget)
+    options = record.game.rules_options(record.rules)
+    if args.json:
+        redeals: Any = options.get("redeals")
+        if redeals is not None and redeals.isdigit():
+            redeals = int(redeals)
+        print(json.dumps({"seed": record.deal.json, "redeals": redeals, "result": solution.result,
+                          "moves": [str(m) for m in record.moves + solution.moves] if solution.result == "won" else [],
+                          "nodes": solution.nodes, "seconds": round(solution.seconds, 4)}))
+    elif solution.result == "won":
+        whole = GameRecord(record.game, record.deal, record.rules, record.moves + solution.moves)
+        sys.stdout.write(format_transcript(whole, Outcome.WON))
+    else:
+        print(solution.result)
+    return {"won": EXIT_WON, "lost": EXIT_NOT_WON}.get(solution.result, EXIT_UNKNOWN)
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from .stats import run_stats
+
+    game = game_named(args.game) if args.game else DEFAULT_GAME
+    rules, _ = _rules(game, args)
+    if args.workers is not None and args.workers < 1:
+        raise UsageError("--workers must be 1 or more")
+    deals = [d for group in args.deals for d in group]
+    bar = None
+    if sys.stderr.isatty():
+        bar = _ProgressBar(len(deals))
+    try:
+        report = run_stats(deals, rules, workers=args.workers, budget=args.budget,
+                           on_result=bar.advance if bar else None, game=game)
+    finally:
+        if bar:
+            bar.close()
+    if args.json:
+        print(json.dumps(report.to_json()))
+    else:
+        n = max(report.deals, 1)
+        rd = options_text(game, rules)
+
+        def pct(k: int) -> str:
+            return f"{k:>6} ({100 * k / n:5.1f}%)"
+
+        print(f"{game.title}, {rd}, {plural(report.deals, 'deal')}"
+              + (" (interrupted: the deals finished so far)" if report.interrupted else ""))
+        print(f"  won      {pct(report.won)}")
+        print(f"  lost     {pct(report.lost)}")
+        print(f"  unknown  {pct(report.unknown)}")
+        print(f"  greedy   {pct(report.greedy_won)}  won by always playing to the lowest foundation that takes a card")
+        print(f"  seconds per deal: median {report.median:.3f}, 90th percentile {report.p90:.3f}, "
+              f"max {report.max:.3f}; {report.seconds_total:.1f} in all")
+    return EXIT_INTERRUPTED if report.interrupted else 0
+
+
+def options_text(game: Game, rules: Any) -> str:
+    return ", ".join(f"{k} {v}" for k, v in game.rules_options(rules).items())
+
+
+class _ProgressBar:
+    """A one-line progress display on standard error (a terminal only)."""
+
+    def __init__(self, total: int):
+        self.total = total
+        self.done = 0
+
+    def advance(self, _result: Any) -> None:
+        self.done += 1
+        width = 30
+        filled = width * self.done // max(self.total, 1)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} deals ")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        sys.stderr.write("\r\x1b[K")
+        sys.stderr.flush()
+
+
+COMMANDS = {"deal": cmd_deal, "verify": cmd_verify, "replay": cmd_replay, "solve": cmd_solve, "stats": cmd_stats}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)  # exits 2 on a usage error, as argparse does
+    try:
+        if args.command is None:
+            return cmd_play(args)
+        return COMMANDS[args.command](args)
+    except UsageError as e:
+        parser.print_usage(sys.stderr)
+        print(f"musical: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("musical: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (e.g. `musical deal 1-1000 | head`): not an error worth a word.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except Exception as e:  # a user never sees a traceback; MUSICAL_DEBUG=1 shows it
+        if os.environ.get("MUSICAL_DEBUG"):
+            raise
+        print(f"musical: internal error: {type(e).__name__}: {e} (run with MUSICAL_DEBUG=1 for details "
+              "and please report it)", file=sys.stderr)
+        return EXIT_SOFTWARE

@@ -1,0 +1,439 @@
+"""The command language shared by the interactive shell and batch mode.
+
+A :class:`Session` is the game in hand (a record plus undo/redo); :data:`REGISTRY` is the table of
+commands, from which help, completion and the man page's list are all checked. ``execute`` runs one
+line (commands separated by ``;``) and returns what to print; it does no I/O of its own except
+through ``save`` and ``load``, and never touches prompt_toolkit.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import files
+from .deals import DealNumber, random_deal_number
+from .game import Game, IllegalMove, Outcome
+from .moves import Move
+from .notation import NotationError, parse_move, resolve
+from .render import Fragments, layout, line, plural
+from .transcript import MAX_BYTES, GameRecord, TranscriptError, format_transcript, read_bytes
+
+
+class CommandError(ValueError):
+    """A line that is not a command, or a command used wrongly."""
+
+
+@dataclass
+class Reply:
+    """What a command has to say: text to print, whether to show the layout, whether to leave."""
+
+    out: Fragments = field(default_factory=list)
+    show: bool = False  # the position changed: the shell shows the layout
+    asked: bool = False  # the layout was asked for ('show'): batch mode prints it too
+    quit: bool = False
+
+    def say(self, text: str, style: str = "") -> Reply:
+        self.out += line(text, style)
+        return self
+
+    def extend(self, other: Reply) -> Reply:
+        self.out += other.out
+        self.show = self.show or other.show
+        self.asked = self.asked or other.asked
+        self.quit = self.quit or other.quit
+        return self
+
+
+class Session:
+    """One game in hand: the start, the moves made, the moves undone (for redo)."""
+
+    def __init__(self, game: Game, deal: DealNumber, rules: Any = None, ascii: bool = False):
+        self.ascii = ascii
+        self.progress: Callable[[int, float], None] | None = None  # set by the shell
+        self.start(game, deal, game.default_rules() if rules is None else rules)
+
+    def start(self, game: Game, deal: DealNumber, rules: Any, moves: tuple[Move, ...] = ()) -> None:
+        """Begin ``deal`` (replaying ``moves``); on an illegal move nothing changes."""
+        states = [game.opening(deal, rules)]
+        for move in moves:
+            states.append(game.apply(states[-1], move))
+        self.game, self.deal, self.rules = game, deal, rules
+        self.states = states
+        self.moves: list[Move] = list(moves)
+        self.undone: list[Move] = []
+
+    @property
+    def state(self) -> Any:
+        return self.states[-1]
+
+    @property
+    def record(self) -> GameRecord:
+        return GameRecord(self.game, self.deal, self.rules, tuple(self.moves))
+
+    def outcome(self) -> Outcome:
+        return self.game.outcome(self.state)
+
+    def play(self, move: Move) -> Move:
+        move = resolve(self.game, self.state, move)
+        self.states.append(self.game.apply(self.state, move))
+        self.moves.append(move)
+        # A new move makes the undone moves a different future; redo no longer applies.
+        if self.undone and self.undone[-1] == move:
+            self.undone.pop()
+        else:
+            self.undone.clear()
+        return move
+
+    def undo(self, n: int = 1) -> int:
+        n = min(n, len(self.moves))
+        for _ in range(n):
+            self.undone.append(self.moves.pop())
+            self.states.pop()
+        return n
+
+    def redo(self, n: int = 1) -> int:
+        done = 0
+        while done < n and self.undone:
+            move = self.undone.pop()
+            self.states.append(self.game.apply(self.state, move))
+            self.moves.append(move)
+            done += 1
+        return done
+
+    def layout(self) -> Fragments:
+        return layout(self.game, self.state, self.deal.text, len(self.moves), self.ascii)
+
+
+# ---------------------------------------------------------------------------------------------
+# The registry
+
+
+Handler = Callable[[Session, list[str]], Reply]
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    usage: str
+    summary: str
+    handler: Handler
+    aliases: tuple[str, ...] = ()
+    details: str = ""
+    # What completes after the name: a fixed list, a function of the session, or "path".
+    arguments: tuple[str, ...] | Callable[[Session], list[str]] | str = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.name, *self.aliases)
+
+
+REGISTRY: dict[str, Command] = {}
+_BY_NAME: dict[str, Command] = {}
+
+
+def command(name: str, usage: str, summary: str, aliases: tuple[str, ...] = (), details: str = "",
+            arguments: Any = ()) -> Callable[[Handler], Handler]:
+    def register(handler: Handler) -> Handler:
+        cmd = Command(name, usage, summary, handler, aliases, details, arguments)
+        REGISTRY[name] = cmd
+        for n in cmd.names:
+            _BY_NAME[n] = cmd
+        return handler
+
+    return register
+
+
+def lookup(word: str) -> Command | None:
+    return _BY_NAME.get(word.lower())
+
+
+def _count(args: list[str], usage: str) -> int:
+    if not args:
+        return 1
+    if len(args) > 1 or not args[0].isdigit() or int(args[0]) < 1:
+        raise CommandError(f"usage: {usage} (N is a whole number from 1 up)")
+    return int(args[0])
+
+
+def _no_args(args: list[str], usage: str) -> None:
+    if args:
+        raise CommandError(f"{usage} takes no argument; got {' '.join(args)!r}")
+
+
+def _after_move(session: Session, reply: Reply) -> Reply:
+    reply.show = True
+    verdict = session.outcome()
+    if verdict is Outcome.WON:
+        reply.say(f"You won deal {session.deal} in {plural(len(session.moves), 'move')}! "
+                  "Type 'new' for another deal, or 'save' to keep this one.", "good")
+    elif verdict is Outcome.LOST:
+        reply.say("No move is left. Type 'undo' to go back (or 'hint' to find where a win was "
+                  "still possible), or 'new' for another deal.", "bad")
+    return reply
+
+
+def _move(session: Session, text: str) -> Reply:
+    session.play(parse_move(text))
+    return _after_move(session, Reply())
+
+
+def _foundations(session: Session) -> list[str]:
+    return [f"f{i}" for i in range(1, len(getattr(session.state, "foundations", ())) + 1)]
+
+
+@command("d", "d", "deal: turn the stock's top card onto the waste", aliases=("deal",),
+         details="Allowed while the stock has cards.")
+def _deal(session: Session, args: list[str]) -> Reply:
+    _no_args(args, "d")
+    return _move(session, "d")
+
+
+@command("w", "w [fN]", "play the waste's top card to foundation N",
+         details="'w f2', 'wf2', 'w2' and 'w 2' are the same move. 'w' alone plays the card to the "
+                 "one foundation that takes it; when several or none do, it says what would work.",
+         arguments=_foundations)
+def _waste(session: Session, args: list[str]) -> Reply:
+    return _move(session, " ".join(["w", *args]))
+
+
+@command("redeal", "redeal", "turn the waste over to become the stock again",
+         details="Allowed when the stock is empty and the waste is not, at most twice a game "
+                 "(the rule option --redeals).")
+def _redeal(session: Session, args: list[str]) -> Reply:
+    _no_args(args, "redeal")
+    return _move(session, "redeal")
+
+
+@command("undo", "undo [N]", "take back the last move (or the last N)", aliases=("u",))
+def _undo(session: Session, args: list[str]) -> Reply:
+    n = _count(args, "undo [N]")
+    if not session.moves:
+        raise CommandError("nothing to undo: no move has been made")
+    done = session.undo(n)
+    return Reply(show=True).say(f"undid {plural(done, 'move')}")
+
+
+@command("redo", "redo [N]", "make again the last move taken back (or the last N)")
+def _redo(session: Session, args: list[str]) -> Reply:
+    n = _count(args, "redo [N]")
+    if not session.undone:
+        raise CommandError("nothing to redo")
+    done = session.redo(n)
+    return _after_move(session, Reply().say(f"redid {plural(done, 'move')}"))
+
+
+@command("moves", "moves", "list the legal moves now")
+def _moves(session: Session, args: list[str]) -> Reply:
+    _no_args(args, "moves")
+    legal = session.game.legal_moves(session.state)
+    if not legal:
+        return Reply().say("no move is legal")
+    return Reply().say("legal: " + ", ".join(str(m) for m in legal))
+
+
+@command("show", "show", "show the layout again", aliases=("s", "layout"))
+def _show(session: Session, args: list[str]) -> Reply:
+    _no_args(args, "show")
+    return Reply(show=True, asked=True)
+
+
+@command("new", "new [N]", "start a new deal: deal N, or a random one",
+         details="The deal number is shown at once, so that the game can be replayed with --seed N.")
+def _new(session: Session, args: list[str]) -> Reply:
+    if len(args) > 1:
+        raise CommandError("usage: new [N]")
+    deal = DealNumber.parse(args[0]) if args else random_deal_number()
+    session.start(session.game, deal, session.rules)
+    return Reply(show=True).say(f"deal {deal}")
+
+
+@command("restart", "restart", "start this deal again from the beginning")
+def _restart(session: Session, args: list[str]) -> Reply:
+    _no_args(args, "restart")
+    session.start(session.game, session.deal, session.rules)
+    return Reply(show=True).say(f"deal {session.deal} restarted")
+
+
+# The solver commands import it lazily: it is the heaviest module and the shell must start fast.
+HINT_BUDGET = 5.0
+SOLVE_BUDGET = 30.0
+
+
+def _solve(session: Session, state: Any, budget: float):
+    from .solver import solve
+
+    return solve(session.game, state, budget=budget, progress=session.progress)
+
+
+@command("hint", "hint", "the next move of a winning line from here",
+         details="The solver sees the whole stock (a player has seen it after the first pass). "
+                 "When no win is left it says how many moves to undo to get back to one.")
+def _hint(session: Session, args: list[str]) -> Reply:
+    _no_args(args, "hint")
+    if session.outcome() is Outcome.WON:
+        return Reply().say("the game is won; nothing to hint")
+    solution = _solve(session, session.state, HINT_BUDGET)
+    if solution.result == "won":
+        return Reply().say(f"hint: {solution.moves[0]}  (a win in {plural(len(solution.moves), 'more move')})",
+                           "hint")
+    if solution.result == "unknown":
+        return Reply().say(f"no hint: the solver gave up after {HINT_BUDGET:g} s; try 'solve'", "bad")
+    reply = Reply().say("no win is possible from here.", "bad")
+    deadline = time.monotonic() + SOLVE_BUDGET
+    for back in range(1, len(session.states)):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return reply.say(f"no winnable position found within {SOLVE_BUDGET:g} s of searching back; "
+                             f"undo at least {back}.")
+        earlier = _solve(session, session.states[-1 - back], min(HINT_BUDGET, left))
+        if earlier.result == "won":
+            return reply.say(f"'undo {back}' gets back to a position that can still be won "
+                             f"(then: {earlier.moves[0]}).", "hint")
+        if earlier.result == "unknown":
+            return reply.say(f"undo {back} or more: the solver could not decide that position.")
+    return reply.say("This deal cannot be won even from its start: try 'new'.")
+
+
+@command("solve", "solve [play]", "show a winning line from here, or play it with 'solve play'",
+         arguments=("play",))
+def _solve_cmd(session: Session, args: list[str]) -> Reply:
+    if args not in ([], ["play"]):
+        raise CommandError("usage: solve [play]")
+    solution = _solve(session, session.state, SOLVE_BUDGET)
+    reply = Reply()
+    if solution.result == "lost":
+        return reply.say("no win is possible from here ('hint' says how far to undo)", "bad")
+    if solution.result == "unknown":
+        return reply.say(f"undecided: the solver ran out of its {SOLVE_BUDGET:g} s budget", "bad")
+    if not solution.moves:
+        return reply.say("the game is already won")
+    if not args:
+        words = " ".join(str(m) for m in solution.moves)
+        return reply.say(f"a win in {plural(len(solution.moves), 'move')}: {words}", "hint")
+    for move in solution.moves:
+        session.play(move)
+    reply.say(f"played {plural(len(solution.moves), 'move')}: " + " ".join(str(m) for m in solution.moves))
+    return _after_move(session, reply)
+
+
+@command("auto", "auto", "make the moves the solver proves safe",
+         details="Only moves that cannot turn a winnable position into a lost one.")
+def _auto(session: Session, args: list[str]) -> Reply:
+    _no_args(args, "auto")
+    from .solver import safe_moves
+
+    moves = safe_moves(session.game, session.state)
+    if not moves:
+        return Reply().say("no move is provably safe here")
+    for move in moves:
+        session.play(move)
+    return _after_move(session, Reply().say(f"auto: {' '.join(str(m) for m in moves)}"))
+
+
+def default_save_path(session: Session) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return files.data_dir() / f"{session.game.name}-deal-{session.deal}-{stamp}.txt"
+
+
+@command("save", "save [FILE]", "save this game as a transcript",
+         details="Without FILE, to the data directory ($XDG_DATA_HOME/musical), named after the deal. "
+                 "Undone moves are not saved.",
+         arguments="path")
+def _save(session: Session, args: list[str]) -> Reply:
+    if len(args) > 1:
+        raise CommandError("usage: save [FILE] (quote nothing; a file name has no spaces here)")
+    path = Path(args[0]).expanduser() if args else default_save_path(session)
+    text = format_transcript(session.record, session.outcome())
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        files.atomic_write(path, text)
+    except OSError as e:
+        raise CommandError(f"cannot save to {path}: {e.strerror or e}") from None
+    return Reply().say(f"saved {plural(len(session.moves), 'move')} to {path}")
+
+
+@command("load", "load FILE", "replace this game with the one in a transcript", arguments="path")
+def _load(session: Session, args: list[str]) -> Reply:
+    if len(args) != 1:
+        raise CommandError("usage: load FILE")
+    path = Path(args[0]).expanduser()
+    try:
+        data = files.read_limited(path, MAX_BYTES)
+    except OSError as e:
+        raise CommandError(f"cannot read {path}: {e.strerror or e}") from None
+    try:
+        transcript = read_bytes(data)
+    except TranscriptError as e:
+        raise CommandError(f"{path}: {e.text(session.ascii)}") from None
+    record = transcript.record
+    session.start(record.game, record.deal, record.rules, record.moves)
+    return Reply(show=True).say(f"loaded deal {record.deal}, {plural(len(record.moves), 'move')}, from {path}")
+
+
+@command("help", "help [COMMAND]", "list the commands, or explain one", aliases=("?",),
+         arguments=lambda session: sorted(REGISTRY))
+def _help(session: Session, args: list[str]) -> Reply:
+    if len(args) > 1:
+        raise CommandError("usage: help [COMMAND]")
+    reply = Reply()
+    if args:
+        cmd = lookup(args[0])
+        if cmd is None:
+            raise CommandError(f"no command {args[0]!r}; type 'help' for the list")
+        reply.say(cmd.usage, "label").say(f"  {cmd.summary}")
+        if cmd.aliases:
+            reply.say(f"  also: {', '.join(cmd.aliases)}")
+        if cmd.details:
+            reply.say(f"  {cmd.details}")
+        return reply
+    width = max(len(c.usage) for c in REGISTRY.values())
+    for cmd in REGISTRY.values():
+        reply.say(f"  {cmd.usage:<{width}}  {cmd.summary}")
+    reply.say("Several commands on one line are separated by ';'. 'help COMMAND' tells more.")
+    return reply
+
+
+@command("quit", "quit", "leave (Ctrl-D does too)", aliases=("exit", "q"))
+def _quit(session: Session, args: list[str]) -> Reply:
+    return Reply(quit=True)
+
+
+def split_line(text: str) -> list[str]:
+    """The commands of one line: separated by ';', blank ones and '#' comments dropped."""
+    text = text.split("#", 1)[0]
+    return [part.strip() for part in text.split(";") if part.strip()]
+
+
+def execute_one(session: Session, text: str) -> Reply:
+    """Run one command. Raises CommandError, IllegalMove or another ValueError on a bad one."""
+    words = text.split()
+    cmd = lookup(words[0])
+    if cmd is not None:
+        return cmd.handler(session, words[1:])
+    try:
+        move = parse_move(text)
+    except NotationError:
+        raise CommandError(f"unknown command {text!r}; type 'help' for the list") from None
+    session.play(move)
+    return _after_move(session, Reply())
+
+
+def execute(session: Session, text: str) -> Reply:
+    """Run a line of commands separated by ';', stopping at the first that fails (its error
+    propagates; the commands before it stay done)."""
+    reply = Reply()
+    for part in split_line(text):
+        reply.extend(execute_one(session, part))
+        if reply.quit:
+            break
+    return reply
+
+
+def error_text(error: Exception, ascii: bool = False) -> str:
+    if isinstance(error, IllegalMove | TranscriptError):
+        return error.text(ascii)
+    return str(error)

@@ -1,0 +1,257 @@
+"""Game records and their text form, the transcript (format version 1).
+
+A record is the start (game, deal number, rules) plus the moves; every position is rebuilt by
+replaying them, as a chess game is rebuilt from its PGN. A transcript is UTF-8 text::
+
+    # comments and blank lines anywhere
+    format: musical-transcript 1
+    game: musical
+    deal: 1
+    redeals: 2
+    d
+    w f2
+    redeal
+    result: won
+
+The header is ``key: value`` lines before the first move: ``format`` (required, first), ``game``
+and ``deal`` (required), then the game's rule options (any left out take their defaults). Then
+one move a line, in any spelling the shell takes. An optional ``result:`` line (``won``, ``lost``
+or ``unfinished``) may close the moves and must agree with the replay.
+
+A transcript is data: it is parsed, never executed. Oversized input is refused before it is read
+whole.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .deals import DealNumber
+from .game import Game, IllegalMove, Outcome, RulesError
+from .games import GAMES, game_named
+from .moves import Move
+from .notation import parse
+
+FORMAT_NAME = "musical-transcript"
+FORMAT_VERSION = 1
+MAX_LINE = 1000  # characters
+MAX_BYTES = 1 << 20  # 1 MiB
+RESULTS = {"won": Outcome.WON, "lost": Outcome.LOST, "unfinished": Outcome.IN_PLAY}
+RESULT_WORDS = {v: k for k, v in RESULTS.items()}
+
+_HEADER = re.compile(r"([A-Za-z][A-Za-z0-9_-]*)\s*:\s*(.*)")
+
+
+class TranscriptError(ValueError):
+    """Text that is not a valid transcript, or a move in it that the rules refuse.
+
+    ``line`` is the 1-based line of the text the problem is on (None when it is the whole text).
+    """
+
+    def __init__(self, line: int | None, why: str, cause: Exception | None = None, moves: int = 0):
+        self.line = line
+        self.why = why
+        self.cause = cause
+        self.moves = moves  # how many moves were replayed before the problem
+        super().__init__(f"line {line}: {why}" if line is not None else why)
+
+    def text(self, ascii: bool = False) -> str:
+        why = self.why
+        if isinstance(self.cause, IllegalMove):
+            why = self.cause.text(ascii)
+        return f"line {self.line}: {why}" if self.line is not None else why
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """The start of a game and the moves made; positions come from replay."""
+
+    game: Game
+    deal: DealNumber
+    rules: Any
+    moves: tuple[Move, ...] = ()
+
+    def start(self) -> Any:
+        return self.game.opening(self.deal, self.rules)
+
+    def states(self) -> Iterator[Any]:
+        state = self.start()
+        yield state
+        for move in self.moves:
+            state = self.game.apply(state, move)
+            yield state
+
+    def final(self) -> Any:
+        return self.game.play(self.start(), self.moves)
+
+    def header(self) -> dict[str, str]:
+        return {"format": f"{FORMAT_NAME} {FORMAT_VERSION}", "game": self.game.name,
+                "deal": self.deal.text, **self.game.rules_options(self.rules)}
+
+
+def format_transcript(record: GameRecord, outcome: Outcome | None = None) -> str:
+    """The transcript of a record; with ``outcome``, a closing ``result:`` line."""
+    lines = [f"{k}: {v}" for k, v in record.header().items()]
+    lines += [str(m) for m in record.moves]
+    if outcome is not None:
+        lines.append(f"result: {RESULT_WORDS[outcome]}")
+    return "\n".join(lines) + "\n"
+
+
+@dataclass
+class Header:
+    """A transcript's header as read, with the line each key stood on."""
+
+    values: dict[str, str] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)
+
+
+def decode(data: bytes) -> str:
+    """Bytes to text: UTF-8, a BOM allowed; anything else is a TranscriptError naming the line."""
+    if len(data) > MAX_BYTES:
+        raise TranscriptError(None, f"the file is larger than {MAX_BYTES // 1024} KiB; "
+                                    "a transcript is a few kilobytes")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise TranscriptError(line, "this is not UTF-8 text; a transcript is a text file") from None
+
+
+def numbered_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(line number, content) for each line that is neither blank nor a comment."""
+    for n, raw in enumerate(text.splitlines(), 1):
+        if len(raw) > MAX_LINE:
+            raise TranscriptError(n, f"the line is longer than {MAX_LINE} characters")
+        if "\x00" in raw:
+            raise TranscriptError(n, "the line holds a NUL byte; a transcript is text")
+        line = raw.strip()
+        if line and not line.startswith("#"):
+            yield n, line
+
+
+def is_header_line(line: str) -> bool:
+    return _HEADER.fullmatch(line) is not None
+
+
+def looks_like_transcript(first_line: str) -> bool:
+    """Whether a first meaningful line opens a transcript (used by batch mode)."""
+    m = _HEADER.fullmatch(first_line.strip())
+    return bool(m) and m.group(1).lower() == "format"
+
+
+def read_header(lines: Iterable[tuple[int, str]], first: int | None = None) -> tuple[Header, list[tuple[int, str]]]:
+    """Split numbered lines into the header and the rest."""
+    header = Header()
+    rest: list[tuple[int, str]] = []
+    in_header = True
+    for n, line in lines:
+        m = _HEADER.fullmatch(line)
+        if in_header and m and m.group(1).lower() != "result":
+            key, value = m.group(1).lower(), m.group(2).strip()
+            if key in header.values and header.values[key] != value:
+                raise TranscriptError(n, f"{key} is given twice: {header.values[key]!r} on line "
+                                         f"{header.lines[key]} and {value!r} here")
+            header.values[key] = value
+            header.lines[key] = n
+            continue
+        in_header = False
+        rest.append((n, line))
+    return header, rest
+
+
+def start_from_header(header: Header, first_line: int = 1) -> GameRecord:
+    """The record's start (no moves) that a header describes."""
+    fmt_line = header.lines.get("format")
+    if fmt_line is None:
+        raise TranscriptError(first_line, f"this is not a transcript: it must begin "
+                                          f"'format: {FORMAT_NAME} {FORMAT_VERSION}'")
+    if min(header.lines.values()) != fmt_line:
+        raise TranscriptError(min(header.lines.values()), "the 'format:' line must come first")
+    fmt = header.values["format"].split()
+    if len(fmt) != 2 or fmt[0].lower() != FORMAT_NAME:
+        raise TranscriptError(fmt_line, f"unknown format {header.values['format']!r}; "
+                                        f"expected '{FORMAT_NAME} {FORMAT_VERSION}'")
+    if fmt[1] != str(FORMAT_VERSION):
+        raise TranscriptError(fmt_line, f"format version {fmt[1]!r} is not one this program reads "
+                                        f"(it reads version {FORMAT_VERSION})")
+    for key in ("game", "deal"):
+        if key not in header.values:
+            raise TranscriptError(fmt_line, f"the header has no '{key}:' line")
+    try:
+        game = game_named(header.values["game"])
+    except KeyError:
+        raise TranscriptError(header.lines["game"], f"unknown game {header.values['game']!r}; "
+                                                    f"known: {', '.join(GAMES)}") from None
+    try:
+        deal = DealNumber.parse(header.values["deal"])
+    except ValueError as e:
+        raise TranscriptError(header.lines["deal"], str(e)) from None
+    options = {k: v for k, v in header.values.items() if k not in ("format", "game", "deal")}
+    try:
+        rules = game.rules_from_options(options)
+    except RulesError as e:
+        bad = next((k for k in options if k not in game.rules_options(game.default_rules())), None)
+        line = header.lines[bad] if bad else min((header.lines[k] for k in options), default=fmt_line)
+        raise TranscriptError(line, str(e)) from None
+    return GameRecord(game, deal, rules)
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """A transcript read and replayed: the record, its final state, and the claimed result."""
+
+    record: GameRecord
+    final: Any
+    claimed: Outcome | None
+    move_lines: tuple[int, ...]  # the line each move stood on
+
+
+def read_transcript(text: str) -> Transcript:
+    """Parse and replay a transcript. Raises :class:`TranscriptError` naming the line."""
+    lines = list(numbered_lines(text))
+    if not lines:
+        raise TranscriptError(None, "the transcript is empty")
+    header, rest = read_header(lines)
+    record = start_from_header(header, lines[0][0])
+    game = record.game
+    state = record.start()
+    moves: list[Move] = []
+    move_lines: list[int] = []
+    claimed: Outcome | None = None
+    for n, line in rest:
+        if claimed is not None:
+            raise TranscriptError(n, "nothing may follow the 'result:' line", moves=len(moves))
+        m = _HEADER.fullmatch(line)
+        if m:
+            key, value = m.group(1).lower(), m.group(2).strip().lower()
+            if key != "result":
+                raise TranscriptError(n, f"the header line '{key}:' must come before the first move",
+                                      moves=len(moves))
+            if value not in RESULTS:
+                raise TranscriptError(n, f"unknown result {value!r}; use won, lost or unfinished",
+                                      moves=len(moves))
+            claimed = RESULTS[value]
+            actual = game.outcome(state)
+            if claimed != actual:
+                raise TranscriptError(n, f"the transcript says {value}, but the game is "
+                                         f"{RESULT_WORDS[actual]} after its {len(moves)} moves",
+                                      moves=len(moves))
+            continue
+        try:
+            move = parse(game, state, line)
+            state = game.apply(state, move)
+        except IllegalMove as e:
+            raise TranscriptError(n, str(e), e, moves=len(moves)) from None
+        except ValueError as e:
+            raise TranscriptError(n, str(e), moves=len(moves)) from None
+        moves.append(move)
+        move_lines.append(n)
+    return Transcript(GameRecord(game, record.deal, record.rules, tuple(moves)), state, claimed, tuple(move_lines))
+
+
+def read_bytes(data: bytes) -> Transcript:
+    return read_transcript(decode(data))
