@@ -113,6 +113,12 @@ def rank_name(rank: int) -> str:
     return RANK_NAMES[rank - 1]
 
 
+def a_rank(rank: int) -> str:
+    """The rank with its article, for messages: 'a 5', 'an 8', 'an A'."""
+    name = rank_name(rank)
+    return f"an {name}" if name in ("A", "8") else f"a {name}"
+
+
 def new_deck(decks: int = 1) -> list[Card]:
     """The unshuffled deck(s) in PySolFC's order: clubs, spades, hearts, diamonds; A..K in each."""
     one = [Card(rank, suit) for suit in SUITS for rank in range(1, 14)]

@@ -61,6 +61,10 @@ def _add_rules(p: argparse.ArgumentParser) -> None:
     p.add_argument("--redeals", metavar="K", default=None,
                    help="Musical: how many times the waste may be turned over: 0, 1, 2 (default) "
                         "... or 'unlimited'")
+    p.add_argument("--piles", metavar="N", default=None,
+                   help="Calculation: 4 waste piles (default), or 3")
+    p.add_argument("--no-bases", dest="bases", action="store_const", const="no", default=None,
+                   help="Calculation: set out no A, 2, 3, 4; all 52 cards are dealt")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -114,10 +118,15 @@ def build_parser() -> argparse.ArgumentParser:
 def _rules(game: Game, args: argparse.Namespace) -> tuple[Any, dict[str, str]]:
     """The rules the options ask for, and the options given explicitly (as text)."""
     given: dict[str, str] = {}
-    if getattr(args, "redeals", None) is not None:
-        if game.name != "musical":
-            raise UsageError(f"--redeals is a rule of Musical, not of {game.title}")
-        given["redeals"] = args.redeals
+    known = game.rules_options(game.default_rules())
+    for option in ("redeals", "piles", "bases"):
+        value = getattr(args, option, None)
+        if value is None:
+            continue
+        if option not in known:
+            flag = "--no-bases" if option == "bases" else f"--{option}"
+            raise UsageError(f"{flag} is not a rule of {game.title}")
+        given[option] = value
     try:
         rules = game.rules_from_options(given)
     except RulesError as e:
@@ -159,7 +168,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     rules, given_rules = _rules(game, args)
     deal = args.seed or random_deal_number()
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
-    session = Session(game, deal, rules, ascii=_ascii(args, sys.stdout))
+    session = Session(game, deal, rules, ascii=_ascii(args, sys.stdout), auto_turn=interactive)
     if interactive:
         from .shell import Shell
 

@@ -17,7 +17,7 @@ from typing import Any
 from . import files
 from .deals import DealNumber, random_deal_number
 from .game import Game, IllegalMove, Outcome
-from .moves import Move
+from .moves import DEAL, Move
 from .notation import NotationError, parse_move, resolve
 from .render import Fragments, layout, line, plural
 from .transcript import MAX_BYTES, GameRecord, TranscriptError, format_transcript, read_bytes
@@ -49,10 +49,17 @@ class Reply:
 
 
 class Session:
-    """One game in hand: the start, the moves made, the moves undone (for redo)."""
+    """One game in hand: the start, the moves made, the moves undone (for redo).
 
-    def __init__(self, game: Game, deal: DealNumber, rules: Any = None, ascii: bool = False):
+    Moves are grouped in *steps*, what one command did: with ``auto_turn`` (the interactive
+    shell, for games that turn the next card up by themselves as PySolFC does) placing the waste
+    card also plays ``d``, and ``undo`` takes both back together. The record keeps every move.
+    """
+
+    def __init__(self, game: Game, deal: DealNumber, rules: Any = None, ascii: bool = False,
+                 auto_turn: bool = False):
         self.ascii = ascii
+        self.auto_turn = auto_turn
         self.progress: Callable[[int, float], None] | None = None  # set by the shell
         self.start(game, deal, game.default_rules() if rules is None else rules)
 
@@ -64,7 +71,10 @@ class Session:
         self.game, self.deal, self.rules = game, deal, rules
         self.states = states
         self.moves: list[Move] = list(moves)
-        self.undone: list[Move] = []
+        self.steps: list[int] = [1] * len(moves)
+        self.undone: list[tuple[Move, ...]] = []
+        if not moves:
+            self._turn_up()
 
     @property
     def state(self) -> Any:
@@ -77,30 +87,50 @@ class Session:
     def outcome(self) -> Outcome:
         return self.game.outcome(self.state)
 
-    def play(self, move: Move) -> Move:
-        move = resolve(self.game, self.state, move)
+    def _apply(self, move: Move) -> None:
         self.states.append(self.game.apply(self.state, move))
         self.moves.append(move)
-        # A new move makes the undone moves a different future; redo no longer applies.
-        if self.undone and self.undone[-1] == move:
+
+    def _turn_up(self) -> int:
+        """Play ``d`` when the game turns its next card up by itself; how many moves that made."""
+        if self.auto_turn and self.game.auto_turn and DEAL in self.game.legal_moves(self.state):
+            self._apply(DEAL)
+            return 1
+        return 0
+
+    def play(self, move: Move, turn_up: bool = True) -> Move:
+        """Make one move as one step (resolving a short form); with ``turn_up``, also the
+        automatic ``d`` that follows it in a game that turns its cards up by itself."""
+        move = resolve(self.game, self.state, move)
+        self._apply(move)
+        count = 1 + (self._turn_up() if turn_up else 0)
+        self.steps.append(count)
+        step = tuple(self.moves[-count:])
+        # A different move makes the undone moves another future: redo no longer applies.
+        if self.undone and self.undone[-1] == step:
             self.undone.pop()
         else:
             self.undone.clear()
         return move
 
     def undo(self, n: int = 1) -> int:
-        n = min(n, len(self.moves))
-        for _ in range(n):
-            self.undone.append(self.moves.pop())
-            self.states.pop()
-        return n
+        """Take back ``n`` steps (or as many as there are); how many moves that took back."""
+        taken = 0
+        for _ in range(min(n, len(self.steps))):
+            count = self.steps.pop()
+            self.undone.append(tuple(self.moves[-count:]))
+            del self.moves[-count:]
+            del self.states[-count:]
+            taken += count
+        return taken
 
     def redo(self, n: int = 1) -> int:
         done = 0
         while done < n and self.undone:
-            move = self.undone.pop()
-            self.states.append(self.game.apply(self.state, move))
-            self.moves.append(move)
+            step = self.undone.pop()
+            for move in step:
+                self._apply(move)
+            self.steps.append(len(step))
             done += 1
         return done
 
@@ -211,7 +241,7 @@ def _redeal(session: Session, args: list[str]) -> Reply:
 @command("undo", "undo [N]", "take back the last move (or the last N)", aliases=("u",))
 def _undo(session: Session, args: list[str]) -> Reply:
     n = _count(args, "undo [N]")
-    if not session.moves:
+    if not session.steps:
         raise CommandError("nothing to undo: no move has been made")
     done = session.undo(n)
     return Reply(show=True).say(f"undid {plural(done, 'move')}")
@@ -315,7 +345,7 @@ def _solve_cmd(session: Session, args: list[str]) -> Reply:
         words = " ".join(str(m) for m in solution.moves)
         return reply.say(f"a win in {plural(len(solution.moves), 'move')}: {words}", "hint")
     for move in solution.moves:
-        session.play(move)
+        session.play(move, turn_up=False)  # the line already holds its own deals
     reply.say(f"played {plural(len(solution.moves), 'move')}: " + " ".join(str(m) for m in solution.moves))
     return _after_move(session, reply)
 
@@ -330,7 +360,7 @@ def _auto(session: Session, args: list[str]) -> Reply:
     if not moves:
         return Reply().say("no move is provably safe here")
     for move in moves:
-        session.play(move)
+        session.play(move, turn_up=False)
     return _after_move(session, Reply().say(f"auto: {' '.join(str(m) for m in moves)}"))
 
 

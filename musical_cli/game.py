@@ -62,6 +62,9 @@ class Game(ABC):
     name: str  # the word used on the command line and in transcripts: "musical"
     title: str  # for people: "Musical"
     decks: int = 1
+    # Whether the next card is turned up by itself once the waste card is placed (as PySolFC
+    # does for Calculation); the interactive shell follows it, records and transcripts do not.
+    auto_turn: bool = False
 
     # --- rules -----------------------------------------------------------------------------
     @abstractmethod

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .cards import Card, rank_name
+from .cards import Card, a_rank
 from .game import Game, IllegalMove, Outcome, RulesError
 from .moves import DEAL, REDEAL, WASTE, Deal, F, Move, Redeal, Transfer, W
 
@@ -186,7 +186,7 @@ class Musical(Game):
         if need is None:
             self._refuse(state, move, f"foundation {i} is complete")
         if need != top.rank:
-            self._refuse(state, move, f"foundation {i} needs {_a(need)}; the waste shows {{}}", top)
+            self._refuse(state, move, f"foundation {i} needs {a_rank(need)}; the waste shows {{}}", top)
         foundations = tuple(f + (top,) if n == i else f for n, f in enumerate(state.foundations, 1))
         return MusicalState(state.rules, state.signs, foundations,
                             state.stock, state.waste[:-1], state.redeals_used)
@@ -208,11 +208,6 @@ class Musical(Game):
 
     def cards_to_build(self, state: MusicalState) -> int:
         return len(state.stock) + len(state.waste)
-
-
-def _a(rank: int) -> str:
-    name = rank_name(rank)
-    return f"an {name}" if name in ("A", "8") else f"a {name}"
 
 
 MUSICAL = Musical()

@@ -68,6 +68,8 @@ def status(game: Game, state: Any, deal: str, moves: int) -> str:
 def layout(game: Game, state: Any, deal: str, moves: int, ascii: bool = False) -> Fragments:
     if game.name == "musical":
         return _musical(game, state, deal, moves, ascii)
+    if game.name == "calculation":
+        return _calculation(game, state, deal, moves, ascii)
     raise NotImplementedError(game.name)
 
 
@@ -107,6 +109,31 @@ def _musical(game: Game, state: Any, deal: str, moves: int, ascii: bool) -> Frag
     return out
 
 
+def _calculation(game: Game, state: Any, deal: str, moves: int, ascii: bool) -> Fragments:
+    w = 6
+    out: Fragments = line(status(game, state, deal, moves), "dim")
+    out += _row("foundations", [card(f[-1] if f else None, ascii) for f in state.foundations], w)
+    needs = [state.needs(i) for i in range(1, len(state.foundations) + 1)]
+    out += _row("needs", [[("class:done", "done")] if n is None else [("", rank_name(n))] for n in needs], w)
+    # The piles as columns, every card visible, as the player may look at them in the real game.
+    out += _row("piles", [[("class:label", f"p{j}")] for j in range(1, len(state.piles) + 1)], w)
+    for depth in range(max((len(p) for p in state.piles), default=0)):
+        cells = [card(p[depth], ascii) if depth < len(p) else [("", "")] for p in state.piles]
+        while cells and cells[-1] == [("", "")]:
+            cells.pop()
+        out += _row("", cells, w)
+    out.append(("class:label", "  waste        "))
+    out += card(state.waste_top, ascii)
+    out.append(("class:label", "    stock "))
+    out.append(("", f"{len(state.stock)}\n"))
+    verdict = game.outcome(state)
+    if verdict is Outcome.WON:
+        out += line("  All four foundations are complete: won!", "good")
+    elif verdict is Outcome.LOST:
+        out += line("  No move is left: the game is lost.", "bad")
+    return out
+
+
 def opening_record(game: Game, deal: Any, state: Any) -> dict[str, Any]:
     """The opening layout as plain data (``musical deal --json``), cards as ASCII codes,
     the stock top first."""
@@ -114,6 +141,10 @@ def opening_record(game: Game, deal: Any, state: Any) -> dict[str, Any]:
         return {"game": game.name, "seed": deal.json,
                 "signs": [c.code for c in state.signs],
                 "foundations": [f[0].code for f in state.foundations],
+                "stock": [c.code for c in state.stock]}
+    if game.name == "calculation":
+        return {"game": game.name, "seed": deal.json,
+                "foundations": [f[0].code for f in state.foundations if f],
                 "stock": [c.code for c in state.stock]}
     raise NotImplementedError(game.name)
 

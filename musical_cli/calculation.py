@@ -1,0 +1,196 @@
+"""Calculation (Broken Intervals): the rules of ../shared/RULES.md §2 as a pure engine.
+
+Four foundations build by +1, +2, +3, +4 from an A, a 2, a 3 and a 4, regardless of suit, each
+complete at the king with 13 cards. The stock's top card is turned onto a one-card waste and must
+be placed at once: on a foundation that wants it or on one of the waste piles. A pile's top card
+may go to a foundation at any time; cards never move between piles; there is no redeal.
+
+Rule options: ``piles`` (4, or 3) and ``bases`` (True; with False no A, 2, 3, 4 is set out, all
+52 cards are dealt and foundation N is founded only by a card of rank N).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .cards import Card, a_rank
+from .game import Game, IllegalMove, Outcome, RulesError
+from .moves import DEAL, FOUNDATION, PILE, WASTE, Deal, F, Move, P, Transfer, W
+
+FOUNDATIONS = 4
+FOUNDATION_SIZE = 13
+
+
+def foundation_rank(i: int, j: int) -> int:
+    """The rank of the j-th card (j = 0 for the base) of foundation i: i, 2i, 3i, ... mod 13."""
+    return (i * (j + 1) - 1) % 13 + 1
+
+
+SEQUENCES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(foundation_rank(i, j) for j in range(FOUNDATION_SIZE)) for i in range(1, FOUNDATIONS + 1)
+)
+BASE_RANKS = (1, 2, 3, 4)
+
+
+@dataclass(frozen=True, slots=True)
+class CalculationRules:
+    piles: int = 4
+    bases: bool = True
+
+    def __post_init__(self) -> None:
+        if self.piles not in (3, 4):
+            raise RulesError(f"Calculation has 4 waste piles, or 3 as a variant; not {self.piles!r}")
+        if not isinstance(self.bases, bool):
+            raise RulesError("bases must be yes or no")
+
+
+def _yes_no(text: str, name: str) -> bool:
+    t = text.strip().lower()
+    if t in ("yes", "true", "1", "on"):
+        return True
+    if t in ("no", "false", "0", "off"):
+        return False
+    raise RulesError(f"{name} must be yes or no; not {text!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class CalculationState:
+    """``stock`` top first; ``waste`` holds at most one card; each pile bottom first (top last)."""
+
+    rules: CalculationRules
+    foundations: tuple[tuple[Card, ...], ...]
+    stock: tuple[Card, ...]
+    waste: tuple[Card, ...] = ()
+    piles: tuple[tuple[Card, ...], ...] = ((), (), (), ())
+
+    @property
+    def waste_top(self) -> Card | None:
+        return self.waste[-1] if self.waste else None
+
+    def needs(self, i: int) -> int | None:
+        """The rank foundation i (1-based) takes next, or None when it is complete."""
+        height = len(self.foundations[i - 1])
+        return None if height >= FOUNDATION_SIZE else SEQUENCES[i - 1][height]
+
+    def wanting(self, rank: int) -> tuple[int, ...]:
+        return tuple(i for i in range(1, FOUNDATIONS + 1) if self.needs(i) == rank)
+
+
+class Calculation(Game):
+    name = "calculation"
+    title = "Calculation"
+    auto_turn = True
+
+    def default_rules(self) -> CalculationRules:
+        return CalculationRules()
+
+    def rules_from_options(self, options: Mapping[str, str]) -> CalculationRules:
+        unknown = sorted(set(options) - {"piles", "bases"})
+        if unknown:
+            raise RulesError(f"Calculation has no rule option {unknown[0]!r}; it has: piles, bases")
+        piles = options.get("piles", "4").strip()
+        if not piles.isdigit():
+            raise RulesError(f"piles must be 3 or 4; not {piles!r}")
+        return CalculationRules(int(piles), _yes_no(options.get("bases", "yes"), "bases"))
+
+    def rules_options(self, rules: CalculationRules) -> dict[str, str]:
+        return {"piles": str(rules.piles), "bases": "yes" if rules.bases else "no"}
+
+    def layout(self, deck: Sequence[Card], rules: CalculationRules) -> CalculationState:
+        if len(deck) != 52:
+            raise ValueError("a Calculation deal needs one full deck of 52 cards")
+        # DEALS.md, PySolFC's Calculation hook: walking from the bottom of the stock, the first
+        # A, 2, 3 and 4 met become the foundation bases.
+        bases: dict[int, Card] = {}
+        rest: list[Card] = []
+        for card in deck:
+            if rules.bases and card.rank in BASE_RANKS and card.rank not in bases:
+                bases[card.rank] = card
+            else:
+                rest.append(card)
+        foundations = tuple((bases[r],) for r in BASE_RANKS) if rules.bases else ((),) * FOUNDATIONS
+        return CalculationState(rules, foundations, tuple(reversed(rest)), (), ((),) * rules.piles)
+
+    def legal_moves(self, state: CalculationState) -> tuple[Move, ...]:
+        moves: list[Move] = []
+        top = state.waste_top
+        if top is not None:
+            moves.extend(Transfer(W, F(i)) for i in state.wanting(top.rank))
+            moves.extend(Transfer(W, P(j)) for j in range(1, len(state.piles) + 1))
+        for j, pile in enumerate(state.piles, 1):
+            if pile:
+                moves.extend(Transfer(P(j), F(i)) for i in state.wanting(pile[-1].rank))
+        if top is None and state.stock:
+            moves.append(DEAL)
+        return tuple(moves)
+
+    def apply(self, state: CalculationState, move: Move) -> CalculationState:
+        if isinstance(move, Deal):
+            if state.waste:
+                self._refuse(state, move, "the waste card {} must be placed first, on a foundation "
+                                          "or a pile", state.waste[-1])
+            if not state.stock:
+                self._refuse(state, move, "the stock is empty")
+            return CalculationState(state.rules, state.foundations, state.stock[1:], state.stock[:1], state.piles)
+        if isinstance(move, Transfer):
+            return self._transfer(state, move)
+        self._refuse(state, move, "Calculation has no redeal")
+        raise AssertionError  # unreachable: _refuse raises
+
+    def _transfer(self, state: CalculationState, move: Transfer) -> CalculationState:
+        source, target = move.source, move.target
+        npiles = len(state.piles)
+        if source.kind == WASTE:
+            card = state.waste_top
+            if card is None:
+                self._refuse(state, move, "the waste is empty; deal a card first" if state.stock
+                             else "the waste is empty")
+        elif source.kind == PILE:
+            if not 1 <= source.index <= npiles:
+                self._refuse(state, move, f"there is no pile {source.index}; the piles are p1 to p{npiles}")
+            pile = state.piles[source.index - 1]
+            if not pile:
+                self._refuse(state, move, f"pile {source.index} is empty")
+            card = pile[-1]
+        else:
+            self._refuse(state, move, f"cards are played from the waste or a pile, not from {source.name}")
+        if target is None:
+            self._refuse(state, move, "no foundation takes {}" if not state.wanting(card.rank)
+                         else "say which foundation takes {}", card)
+        if target.kind == PILE:
+            if source.kind != WASTE:
+                self._refuse(state, move, "cards never move from one pile to another")
+            if not 1 <= target.index <= npiles:
+                self._refuse(state, move, f"there is no pile {target.index}; the piles are p1 to p{npiles}")
+            piles = tuple(p + (card,) if n == target.index else p for n, p in enumerate(state.piles, 1))
+            return CalculationState(state.rules, state.foundations, state.stock, (), piles)
+        if target.kind != FOUNDATION or not 1 <= target.index <= FOUNDATIONS:
+            self._refuse(state, move, f"{target.name} is not a foundation; they are f1 to f4")
+        i = target.index
+        need = state.needs(i)
+        if need is None:
+            self._refuse(state, move, f"foundation {i} is complete")
+        if need != card.rank:
+            self._refuse(state, move, f"foundation {i} needs {a_rank(need)}; {source.name} shows {{}}", card)
+        foundations = tuple(f + (card,) if n == i else f for n, f in enumerate(state.foundations, 1))
+        if source.kind == WASTE:
+            return CalculationState(state.rules, foundations, state.stock, (), state.piles)
+        piles = tuple(p[:-1] if n == source.index else p for n, p in enumerate(state.piles, 1))
+        return CalculationState(state.rules, foundations, state.stock, state.waste, piles)
+
+    def _refuse(self, state: CalculationState, move: Move, reason: str, *cards: Card):
+        raise IllegalMove(move, reason, self.legal_moves(state), cards)
+
+    def outcome(self, state: CalculationState) -> Outcome:
+        if all(len(f) == FOUNDATION_SIZE for f in state.foundations):
+            return Outcome.WON
+        if not self.legal_moves(state):
+            return Outcome.LOST
+        return Outcome.IN_PLAY
+
+    def cards_to_build(self, state: CalculationState) -> int:
+        return 52 - sum(len(f) for f in state.foundations)
+
+
+CALCULATION = Calculation()
