@@ -166,7 +166,8 @@ class Calculation(Game):
             piles = tuple(p + (card,) if n == target.index else p for n, p in enumerate(state.piles, 1))
             return CalculationState(state.rules, state.foundations, state.stock, (), piles)
         if target.kind != FOUNDATION or not 1 <= target.index <= FOUNDATIONS:
-            self._refuse(state, move, f"{target.name} is not a foundation; they are f1 to f4")
+            self._refuse(state, move, f"there is no {target.name}; the foundations are f1 to f4"
+                         if target.kind == FOUNDATION else f"{target.name} is not a foundation; they are f1 to f4")
         i = target.index
         need = state.needs(i)
         if need is None:

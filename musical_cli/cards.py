@@ -37,15 +37,17 @@ class Suit(enum.Enum):
         self.red = red
 
     @classmethod
-    def parse(cls, text: str) -> Suit:
+    def parse(cls, text: str, context: str | None = None) -> Suit:
         for suit in cls:
-            if text.upper() == suit.code or text == suit.symbol:
+            # Compared letter by letter, not with upper(): "ſ".upper() is "S".
+            if text in (suit.code, suit.code.lower(), suit.symbol):
                 return suit
         # The outline symbols are what some fonts and keyboards produce; accept them too.
         outline = {"♧": cls.CLUBS, "♤": cls.SPADES, "♡": cls.HEARTS, "♢": cls.DIAMONDS}
         if text in outline:
             return outline[text]
-        raise CardParseError(text, "the suit must be one of C D H S or ♣ ♦ ♥ ♠")
+        raise CardParseError(context if context is not None else text,
+                             "the suit must be one of C D H S or ♣ ♦ ♥ ♠")
 
 
 SUITS = tuple(Suit)
@@ -59,7 +61,7 @@ class Card:
     suit: Suit
 
     def __post_init__(self) -> None:
-        if not (isinstance(self.rank, int) and 1 <= self.rank <= 13):
+        if isinstance(self.rank, bool) or not (isinstance(self.rank, int) and 1 <= self.rank <= 13):
             raise CardParseError(str(self.rank), "the rank must be 1 (ace) to 13 (king)")
         if not isinstance(self.suit, Suit):
             raise CardParseError(str(self.suit), "the suit must be a Suit")
@@ -95,7 +97,7 @@ class Card:
         if len(text) < 2:
             raise CardParseError(raw, "too short; a card is a rank and a suit")
         rank_text, suit_text = text[:-1], text[-1]
-        return cls(parse_rank(rank_text, raw), Suit.parse(suit_text))
+        return cls(parse_rank(rank_text, raw), Suit.parse(suit_text, raw))
 
 
 def parse_rank(text: str, context: str | None = None) -> int:

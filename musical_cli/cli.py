@@ -7,6 +7,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from functools import partial
 from typing import Any, TextIO
 
 from . import __version__
@@ -320,15 +321,19 @@ def cmd_stats(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 1:
         raise UsageError("--workers must be 1 or more")
     deals = [d for group in args.deals for d in group]
-    bar = None
+    run = partial(run_stats, deals, rules, workers=args.workers, budget=args.budget, game=game)
     if sys.stderr.isatty():
-        bar = _ProgressBar(len(deals))
-    try:
-        report = run_stats(deals, rules, workers=args.workers, budget=args.budget,
-                           on_result=bar.advance if bar else None, game=game)
-    finally:
-        if bar:
-            bar.close()
+        # prompt_toolkit's bar on the terminal; Ctrl-C in it interrupts the main thread, and
+        # run_stats then reports what finished.
+        from prompt_toolkit.output import create_output
+        from prompt_toolkit.shortcuts import ProgressBar
+
+        with ProgressBar(title=f"solving {plural(len(deals), 'deal')}",
+                         output=create_output(stdout=sys.stderr)) as bar:
+            counter = bar(label="deals", total=len(deals))
+            report = run(on_result=lambda _result: counter.item_completed())
+    else:
+        report = run()
     if args.json:
         print(json.dumps(report.to_json()))
     else:
@@ -351,25 +356,6 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def options_text(game: Game, rules: Any) -> str:
     return ", ".join(f"{k} {v}" for k, v in game.rules_options(rules).items())
-
-
-class _ProgressBar:
-    """A one-line progress display on standard error (a terminal only)."""
-
-    def __init__(self, total: int):
-        self.total = total
-        self.done = 0
-
-    def advance(self, _result: Any) -> None:
-        self.done += 1
-        width = 30
-        filled = width * self.done // max(self.total, 1)
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} deals ")
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        sys.stderr.write("\r\x1b[K")
-        sys.stderr.flush()
 
 
 COMMANDS = {"deal": cmd_deal, "verify": cmd_verify, "replay": cmd_replay, "solve": cmd_solve, "stats": cmd_stats}

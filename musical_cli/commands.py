@@ -211,28 +211,39 @@ def _move(session: Session, text: str) -> Reply:
     return _after_move(session, Reply())
 
 
-def _foundations(session: Session) -> list[str]:
-    return [f"f{i}" for i in range(1, len(getattr(session.state, "foundations", ())) + 1)]
-
-
 @command("d", "d", "deal: turn the stock's top card onto the waste", aliases=("deal",),
-         details="Allowed while the stock has cards.")
+         details="Allowed while the stock has cards; in Calculation only when the waste card has "
+                 "been placed (the shell turns the next card up by itself, as PySolFC does).")
 def _deal(session: Session, args: list[str]) -> Reply:
     _no_args(args, "d")
     return _move(session, "d")
 
 
-@command("w", "w [fN]", "play the waste's top card to foundation N",
+def _targets(session: Session) -> list[str]:
+    state = session.state
+    return ([f"f{i}" for i in range(1, len(getattr(state, "foundations", ())) + 1)]
+            + [f"p{j}" for j in range(1, len(getattr(state, "piles", ())) + 1)])
+
+
+@command("w", "w [fN|pN]", "play the waste card to foundation N (Calculation: or onto pile N)",
          details="'w f2', 'wf2', 'w2' and 'w 2' are the same move. 'w' alone plays the card to the "
-                 "one foundation that takes it; when several or none do, it says what would work.",
-         arguments=_foundations)
+                 "one foundation that takes it; when several or none do, it says what would work. "
+                 "In Calculation, 'w p3' puts the card on waste pile 3.",
+         arguments=_targets)
 def _waste(session: Session, args: list[str]) -> Reply:
     return _move(session, " ".join(["w", *args]))
 
 
-@command("redeal", "redeal", "turn the waste over to become the stock again",
+@command("p", "pN fM", "Calculation: play the top card of pile N to foundation M",
+         details="'p2 f1', 'p2f1' and 'p2 1' are the same move. Cards never move from pile to pile.",
+         arguments=lambda session: [f"f{i}" for i in range(1, len(session.state.foundations) + 1)])
+def _pile(session: Session, args: list[str]) -> Reply:
+    return _move(session, " ".join(["p", *args]))
+
+
+@command("redeal", "redeal", "Musical: turn the waste over to become the stock again",
          details="Allowed when the stock is empty and the waste is not, at most twice a game "
-                 "(the rule option --redeals).")
+                 "(the rule option --redeals). Calculation has no redeal.")
 def _redeal(session: Session, args: list[str]) -> Reply:
     _no_args(args, "redeal")
     return _move(session, "redeal")

@@ -21,6 +21,7 @@ from .cards import Card, new_deck
 MS_MAX = LCRandom31.MAX_SEED
 MT_MAX = MTRandom.MAX_SEED
 MS_LIMIT = 31999  # the last plain number dealt by the Microsoft generator
+MAX_RANGE = 10_000_000  # deals in one A-B range: far more than any run, far less than memory
 
 _NUMBER = re.compile(r"(ms)?([0-9]+)", re.IGNORECASE)
 
@@ -71,6 +72,9 @@ class DealNumber:
                 raise DealNumberError(raw, "deal numbers start at 1")
             raise DealNumberError(raw, "use a whole number such as 1 or 31999, or msN")
         ms = m.group(1) is not None
+        if len(m.group(2).lstrip("0")) > len(str(MT_MAX)):
+            # Checked before int(): Python refuses to convert more than 4300 digits.
+            raise DealNumberError(raw, f"it must be from 1 to {MS_MAX if ms else MT_MAX}")
         number = int(m.group(2))
         if number == 0:
             raise DealNumberError(raw, "deal numbers start at 1; 0 is not a deal")
@@ -90,6 +94,8 @@ def parse_deal_range(text: str) -> list[DealNumber]:
             raise DealNumberError(text, "both ends of a range must be plain numbers or both msN")
         if b.number < a.number:
             raise DealNumberError(text, "a range runs from the smaller number to the larger")
+        if b.number - a.number >= MAX_RANGE:
+            raise DealNumberError(text, f"a range holds at most {MAX_RANGE:,} deals")
         return [DealNumber(n, a.ms) for n in range(a.number, b.number + 1)]
     return [DealNumber.parse(raw)]
 

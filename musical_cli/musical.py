@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from .cards import Card, a_rank
 from .game import Game, IllegalMove, Outcome, RulesError
-from .moves import DEAL, REDEAL, WASTE, Deal, F, Move, Redeal, Transfer, W
+from .moves import DEAL, FOUNDATION, REDEAL, WASTE, Deal, F, Move, Redeal, Transfer, W
 
 FOUNDATIONS = 4
 FOUNDATION_SIZE = 12  # base plus 11 built cards
@@ -48,7 +48,7 @@ class MusicalRules:
 
 def parse_redeals(text: str) -> int | None:
     t = text.strip().lower()
-    if t in ("unlimited", "inf", "infinite", "-1"):
+    if t in ("unlimited", "inf", "infinite"):
         return None
     if t.isdigit():
         return int(t)
@@ -180,7 +180,8 @@ class Musical(Game):
                 self._refuse(state, move, "no foundation takes {}", top)
             self._refuse(state, move, "say which foundation takes {}", top)
         if target.kind != "f" or not 1 <= target.index <= FOUNDATIONS:
-            self._refuse(state, move, f"{target.name} is not a foundation; they are f1 to f4")
+            self._refuse(state, move, f"there is no {target.name}; the foundations are f1 to f4"
+                         if target.kind == FOUNDATION else f"{target.name} is not a foundation; they are f1 to f4")
         i = target.index
         need = state.needs(i)
         if need is None:

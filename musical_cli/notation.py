@@ -37,14 +37,14 @@ def parse_move(text: str) -> Move:
     if not m:
         raise NotationError(text)
     source = Place(WASTE) if m.group(1) == "w" else Place(PILE, int(m.group(2)))
+    if source.kind == PILE and source.index == 0:
+        raise NotationError(text, "piles are numbered from 1")
     if m.group(4) is None:
         return Transfer(source)
     kind = PILE if m.group(3) == "p" else FOUNDATION
     index = int(m.group(4))
     if index == 0:
         raise NotationError(text, "foundations and piles are numbered from 1")
-    if source.kind == PILE and source.index == 0:
-        raise NotationError(text, "piles are numbered from 1")
     return Transfer(source, Place(kind, index))
 
 

@@ -1,0 +1,75 @@
+"""Shared test configuration: Hypothesis profiles, and a factory of hand-built positions.
+
+``default`` keeps the suite quick on a laptop; ``ci`` (loaded when the environment variable CI is
+set) runs more examples. Select another explicitly with ``--hypothesis-profile NAME``.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from musical_cli.cards import Card, new_deck
+from musical_cli.musical import SEQUENCES, MusicalRules, MusicalState
+
+settings.register_profile(
+    "default",
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "ci",
+    max_examples=200,
+    deadline=None,
+    derandomize=False,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+
+# --- hand-built positions --------------------------------------------------------------------
+
+
+def build_position(
+    heights: tuple[int, int, int, int] = (1, 1, 1, 1),
+    waste: tuple[int, ...] = (),
+    *,
+    rest: str = "stock",
+    redeals_used: int = 0,
+    rules: MusicalRules | None = None,
+) -> MusicalState:
+    """A Musical position built by hand from one full deck, every card used exactly once.
+
+    ``heights``: how many cards each foundation holds (1 = the base only, 12 = complete), built
+    along its sequence. ``waste``: ranks of cards on top of the waste, bottom first. The cards
+    left over go to the stock (``rest="stock"``) or under the given waste cards (``rest="waste"``).
+    """
+    pool: list[Card] = new_deck()
+
+    def take(rank: int) -> Card:
+        for i, card in enumerate(pool):
+            if card.rank == rank:
+                return pool.pop(i)
+        raise AssertionError(f"no card of rank {rank} left to build this position")
+
+    signs = tuple(take(r) for r in (1, 2, 3, 4))
+    foundations = tuple(tuple(take(r) for r in SEQUENCES[i][:h]) for i, h in enumerate(heights))
+    on_top = tuple(take(r) for r in waste)
+    if rest == "stock":
+        stock, waste_cards = tuple(pool), on_top
+    elif rest == "waste":
+        stock, waste_cards = (), tuple(pool) + on_top
+    else:
+        raise ValueError(rest)
+    return MusicalState(rules if rules is not None else MusicalRules(), signs, foundations,
+                        stock, waste_cards, redeals_used)
+
+
+@pytest.fixture(scope="session")
+def position():
+    """The :func:`build_position` factory."""
+    return build_position
