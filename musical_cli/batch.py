@@ -16,12 +16,12 @@ from .commands import Session, error_text, execute
 from .game import Outcome
 from .render import plain, plural
 from .transcript import (
-    MAX_LINE,
     RESULT_WORDS,
     RESULTS,
     TranscriptError,
     is_header_line,
     looks_like_transcript,
+    numbered_lines,
     read_header,
     start_from_header,
 )
@@ -53,16 +53,12 @@ def summary(session: Session) -> str:
 
 
 def run_batch(lines: Iterable[str], session: Session, out: TextIO, err: TextIO, given: Given | None = None) -> int:
-    numbered: list[tuple[int, str]] = []
-    for n, raw in enumerate(lines, 1):
-        if n == 1:
-            raw = raw.lstrip("\ufeff")
-        if len(raw) > MAX_LINE + 2:
-            err.write(f"line {n}: the line is longer than {MAX_LINE} characters\n")
-            return EXIT_INVALID
-        text = raw.strip()
-        if text and not text.startswith("#"):
-            numbered.append((n, text))
+    text = "\n".join(raw.rstrip("\r\n") for raw in lines).lstrip("\ufeff")
+    try:
+        numbered = list(numbered_lines(text))
+    except TranscriptError as e:
+        err.write(e.text(session.ascii) + "\n")
+        return EXIT_INVALID
 
     if numbered and looks_like_transcript(numbered[0][1]):
         try:

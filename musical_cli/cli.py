@@ -29,7 +29,11 @@ SUBCOMMANDS = ("deal", "verify", "replay", "solve", "stats")
 
 
 class UsageError(Exception):
-    pass
+    """A bad option or argument: exit status 2, with the usage line."""
+
+
+class FileError(Exception):
+    """A file that cannot be read: exit status 2, without the usage line."""
 
 
 def _deal_number(text: str) -> DealNumber:
@@ -71,6 +75,7 @@ def _add_rules(p: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="musical",
+        usage="musical [options]\n       musical {deal,verify,replay,solve,stats} ...",
         description="Musical (Betsy Ross) patience: play at a prompt, or feed commands on standard "
                     "input (batch mode). See musical(1).",
         epilog="Subcommands: deal, verify, replay, solve, stats ('musical SUBCOMMAND --help').",
@@ -80,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="play deal N (1 up to 10^20, or msN); default: a random deal, shown at once")
     parser.add_argument("--ascii", action="store_true", help="letters (AC, TD) instead of suit symbols")
     _add_rules(parser)
-    sub = parser.add_subparsers(dest="command", metavar="SUBCOMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="SUBCOMMAND", prog="musical")
 
     p = sub.add_parser("deal", help="print the opening layout of deals")
     p.add_argument("deals", nargs="+", metavar="N|A-B", type=_deal_range)
@@ -168,8 +173,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     game = game_named(args.game) if args.game else DEFAULT_GAME
     rules, given_rules = _rules(game, args)
     deal = args.seed or random_deal_number()
-    interactive = sys.stdin.isatty() and sys.stdout.isatty()
-    session = Session(game, deal, rules, ascii=_ascii(args, sys.stdout), auto_turn=interactive)
+    # Standard input decides, as the batch contract says: a pipe or a file is batch mode.
+    interactive = sys.stdin.isatty()
+    session = Session(game, deal, rules, ascii=_ascii(args, sys.stdout), interactive=interactive)
     if interactive:
         from .shell import Shell
 
@@ -177,12 +183,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     from .batch import Given, UsageConflict, run_batch
 
     given = Given(args.game, args.seed.text if args.seed else None, given_rules)
+    from .transcript import MAX_BYTES, TranscriptError, decode, looks_like_transcript
+
     try:
-        lines = list(sys.stdin)
-    except UnicodeDecodeError:
-        print("musical: standard input is not UTF-8 text", file=sys.stderr)
+        stdin = getattr(sys.stdin, "buffer", None)  # a replaced sys.stdin may be text only
+        data = stdin.read(MAX_BYTES + 1) if stdin else sys.stdin.read(MAX_BYTES + 1).encode()
+        lines = decode(data).splitlines()
+    except TranscriptError as e:
+        print(f"musical: standard input: {e}", file=sys.stderr)
         return EXIT_INVALID
-    from .transcript import looks_like_transcript
 
     first = next((t.strip().lstrip("\ufeff") for t in lines if t.strip() and not t.strip().startswith("#")), "")
     if args.seed is None and not looks_like_transcript(first):
@@ -216,7 +225,7 @@ def _read_transcript(path: str):
     try:
         data = read_limited(path, MAX_BYTES)
     except OSError as e:
-        raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
+        raise FileError(f"cannot read {path}: {e.strerror or e}") from None
     try:
         return read_bytes(data)
     except TranscriptError as e:
@@ -371,6 +380,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as e:
         parser.print_usage(sys.stderr)
         print(f"musical: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except FileError as e:
+        print(f"musical: {e}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("musical: interrupted", file=sys.stderr)

@@ -51,15 +51,16 @@ class Reply:
 class Session:
     """One game in hand: the start, the moves made, the moves undone (for redo).
 
-    Moves are grouped in *steps*, what one command did: with ``auto_turn`` (the interactive
-    shell, for games that turn the next card up by themselves as PySolFC does) placing the waste
-    card also plays ``d``, and ``undo`` takes both back together. The record keeps every move.
+    Moves are grouped in *steps*, what one command did. In an ``interactive`` session (the shell)
+    a game that turns its next card up by itself, as PySolFC does for Calculation, plays ``d``
+    after the waste card is placed, and ``undo`` takes both back together; the record keeps every
+    move. An interactive session also gives advice that would be noise in batch output.
     """
 
     def __init__(self, game: Game, deal: DealNumber, rules: Any = None, ascii: bool = False,
-                 auto_turn: bool = False):
+                 interactive: bool = False):
         self.ascii = ascii
-        self.auto_turn = auto_turn
+        self.interactive = interactive
         self.progress: Callable[[int, float], None] | None = None  # set by the shell
         self.start(game, deal, game.default_rules() if rules is None else rules)
 
@@ -93,7 +94,7 @@ class Session:
 
     def _turn_up(self) -> int:
         """Play ``d`` when the game turns its next card up by itself; how many moves that made."""
-        if self.auto_turn and self.game.auto_turn and DEAL in self.game.legal_moves(self.state):
+        if self.interactive and self.game.auto_turn and DEAL in self.game.legal_moves(self.state):
             self._apply(DEAL)
             return 1
         return 0
@@ -198,11 +199,13 @@ def _after_move(session: Session, reply: Reply) -> Reply:
     reply.show = True
     verdict = session.outcome()
     if verdict is Outcome.WON:
-        reply.say(f"You won deal {session.deal} in {plural(len(session.moves), 'move')}! "
-                  "Type 'new' for another deal, or 'save' to keep this one.", "good")
+        reply.say(f"You won deal {session.deal} in {plural(len(session.moves), 'move')}!"
+                  + (" Type 'new' for another deal, or 'save' to keep this one." if session.interactive else ""),
+                  "good")
     elif verdict is Outcome.LOST:
-        reply.say("No move is left. Type 'undo' to go back (or 'hint' to find where a win was "
-                  "still possible), or 'new' for another deal.", "bad")
+        reply.say("No move is left: the game is lost."
+                  + (" Type 'undo' to go back ('hint' finds where a win was still possible), "
+                     "or 'new' for another deal." if session.interactive else ""), "bad")
     return reply
 
 

@@ -170,6 +170,8 @@ class Musical(Game):
     def _play(self, state: MusicalState, move: Transfer) -> MusicalState:
         if move.source.kind != WASTE:
             self._refuse(state, move, f"Musical has no {move.source.name}; only the waste's top card is played")
+        if move.target is not None and move.target.kind != FOUNDATION:
+            self._refuse(state, move, f"{move.target.name} is not a foundation; cards go to the foundations f1 to f4")
         top = state.waste_top
         if top is None:
             self._refuse(state, move, "the waste is empty; deal a card first")

@@ -17,8 +17,10 @@ from .game import Game, Outcome
 Fragments = list[tuple[str, str]]
 
 STYLE = {
-    "red": "ansired bold",
-    "black": "",
+    # Not "red"/"black": prompt_toolkit's default style already gives class "black" pure black,
+    # which vanishes on a dark terminal. Black suits keep the terminal's own colour.
+    "suit-red": "ansired bold",
+    "suit-black": "",
     "dim": "ansibrightblack",
     "label": "bold",
     "done": "ansigreen bold",
@@ -33,7 +35,7 @@ def card(c: Card | None, ascii: bool = False, width: int = 0) -> Fragments:
     if c is None:
         return [("class:dim", "--".ljust(width))]
     text = c.text(ascii)
-    return [("class:red" if c.suit.red else "class:black", text.ljust(width))]
+    return [("class:suit-red" if c.suit.red else "class:suit-black", text.ljust(width))]
 
 
 def plain(fragments: Fragments) -> str:

@@ -67,6 +67,11 @@ class Shell:
     def __init__(self, session: Session, input=None, output: Output | None = None,
                  history: History | None = None):
         self.session = session
+        if not session.interactive:
+            # A session handed to the shell is played interactively (advice, automatic turn-up).
+            session.interactive = True
+            if not session.moves:
+                session.start(session.game, session.deal, session.rules)
         self.prompt = PromptSession(
             message=[("class:prompt", "musical> ")],
             completer=ShellCompleter(session),

@@ -122,14 +122,15 @@ def decode(data: bytes) -> str:
 
 
 def numbered_lines(text: str) -> Iterator[tuple[int, str]]:
-    """(line number, content) for each line that is neither blank nor a comment."""
+    """(line number, content) for each line that is neither blank nor a comment; a comment may
+    also close a line (``d  # the jack``)."""
     for n, raw in enumerate(text.splitlines(), 1):
         if len(raw) > MAX_LINE:
             raise TranscriptError(n, f"the line is longer than {MAX_LINE} characters")
         if "\x00" in raw:
             raise TranscriptError(n, "the line holds a NUL byte; a transcript is text")
-        line = raw.strip()
-        if line and not line.startswith("#"):
+        line = raw.split("#", 1)[0].strip()
+        if line:
             yield n, line
 
 
@@ -155,8 +156,8 @@ def read_header(lines: Iterable[tuple[int, str]], first: int | None = None) -> t
             if key in header.values and header.values[key] != value:
                 raise TranscriptError(n, f"{key} is given twice: {header.values[key]!r} on line "
                                          f"{header.lines[key]} and {value!r} here")
-            header.values[key] = value
-            header.lines[key] = n
+            header.values.setdefault(key, value)
+            header.lines.setdefault(key, n)  # a repeat that agrees is harmless; the first counts
             continue
         in_header = False
         rest.append((n, line))
@@ -238,8 +239,8 @@ def read_transcript(text: str) -> Transcript:
             actual = game.outcome(state)
             if claimed != actual:
                 raise TranscriptError(n, f"the transcript says {value}, but the game is "
-                                         f"{RESULT_WORDS[actual]} after its {len(moves)} moves",
-                                      moves=len(moves))
+                                         f"{RESULT_WORDS[actual]} after {len(moves)} "
+                                         f"move{'' if len(moves) == 1 else 's'}", moves=len(moves))
             continue
         try:
             move = parse(game, state, line)

@@ -1,0 +1,200 @@
+"""The man page (man/musical.1) against the code: every shell command, subcommand and exit status
+is documented; the roff is clean under mandoc and groff; the package installs the page."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from musical_cli import __version__, cli
+from musical_cli.commands import REGISTRY
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = ROOT / "man" / "musical.1"
+PYPROJECT = ROOT / "pyproject.toml"
+README = ROOT / "README.md"
+
+
+def _source() -> list[str]:
+    return PAGE.read_text(encoding="utf-8").splitlines()
+
+
+def _unescape(text: str) -> str:
+    """Roff text to plain words: ``\\-`` is a hyphen, ``\\&`` and ``\\%`` are nothing."""
+    text = text.replace("\\-", "-").replace("\\&", "").replace("\\%", "").replace("\\e", "\\")
+    return re.sub(r"\\f[BIRP]", "", text)
+
+
+def _arguments(line: str) -> list[str]:
+    """The arguments of a macro line, with roff's double quotes."""
+    words = re.finditer(r'"([^"]*)"|(\S+)', line)
+    return [m.group(1) if m.group(1) is not None else m.group(2) for m in words][1:]
+
+
+def _section(name: str) -> list[str]:
+    """The lines of ``.SH NAME`` up to the next ``.SH``."""
+    lines = _source()
+    heads = [i for i, line in enumerate(lines) if line.startswith(".SH")]
+    for i in heads:
+        if " ".join(_arguments(lines[i])) == name:
+            end = next((j for j in heads if j > i), len(lines))
+            return lines[i + 1 : end]
+    raise AssertionError(f"man/musical.1 has no section .SH {name!r}")
+
+
+def _bold_words(line: str) -> set[str]:
+    """Words set in bold on one line: ``\\fBword\\fR`` inline, or the arguments of .B / .BR / .BI /
+    .RB / .IB (the bold ones; every argument of .B)."""
+    words: set[str] = set(re.findall(r"\\fB(.*?)(?=\\f[RIP]|$)", line))
+    if line.startswith("."):
+        macro, args = line.split()[0][1:], _arguments(line)
+        if macro == "B":
+            words.add(" ".join(args))
+        elif macro in ("BR", "BI", "RB", "IB"):
+            start = 0 if macro[0] == "B" else 1
+            words.update(args[start::2])
+    return {_unescape(w).strip() for w in words if w.strip()}
+
+
+def _tags(section: str) -> list[set[str]]:
+    """For each ``.TP`` of a section, the bold words of its tag line."""
+    lines = _section(section)
+    return [_bold_words(lines[i + 1]) for i, line in enumerate(lines[:-1]) if line.strip() == ".TP"]
+
+
+def test_page_has_the_sections_users_look_for():
+    heads = {" ".join(_arguments(line)) for line in _source() if line.startswith(".SH")}
+    wanted = {
+        "NAME",
+        "SYNOPSIS",
+        "DESCRIPTION",
+        "COMMANDS",
+        "MOVE NOTATION",
+        "BATCH MODE",
+        "TRANSCRIPTS",
+        "SUBCOMMANDS",
+        "OPTIONS",
+        "EXIT STATUS",
+        "ENVIRONMENT",
+        "FILES",
+        "EXAMPLES",
+        "SEE ALSO",
+    }
+    assert wanted <= heads, f"missing sections: {sorted(wanted - heads)}"
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_every_shell_command_and_alias_has_an_entry(name):
+    command = REGISTRY[name]
+    documented = [tag for tag in _tags("COMMANDS") if command.name in tag]
+    assert documented, f"shell command {command.name!r} has no .TP entry under COMMANDS in man/musical.1"
+    missing = [alias for alias in command.aliases if not any(alias in tag for tag in documented)]
+    assert not missing, f"aliases {missing} of {command.name!r} are missing from its entry in man/musical.1"
+
+
+def test_no_entry_for_a_command_that_does_not_exist():
+    known = {n for command in REGISTRY.values() for n in command.names}
+    for tag in _tags("COMMANDS"):
+        assert tag & known, f"man/musical.1 documents {sorted(tag)}, which is not a shell command"
+
+
+@pytest.mark.parametrize("name", cli.SUBCOMMANDS)
+def test_every_subcommand_is_documented(name):
+    headings = {
+        _unescape(" ".join(_arguments(line))).split()[1]
+        for line in _section("SUBCOMMANDS")
+        if line.startswith(".SS") and _unescape(line).split()[1:2] == ["musical"]
+    }
+    assert name in headings, f"no '.SS musical {name}' under SUBCOMMANDS in man/musical.1"
+    synopsis = {
+        _unescape(" ".join(_arguments(line))) for line in _section("SYNOPSIS") if line.startswith(".SY")
+    }
+    assert f"musical {name}" in synopsis, f"'musical {name}' is missing from the SYNOPSIS"
+
+
+def test_subcommands_match_the_parser():
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    assert set(sub.choices) == set(cli.SUBCOMMANDS)
+
+
+EXIT_STATUSES = {
+    name: value for name, value in vars(cli).items() if name.startswith("EXIT_") and isinstance(value, int)
+}
+
+
+def test_the_exit_statuses_are_found():
+    assert {0, 1, 2, 3} <= set(EXIT_STATUSES.values())
+
+
+@pytest.mark.parametrize("name", sorted(EXIT_STATUSES))
+def test_every_exit_status_is_documented(name):
+    documented = {word for tag in _tags("EXIT STATUS") for word in tag}
+    assert str(EXIT_STATUSES[name]) in documented, (
+        f"exit status {EXIT_STATUSES[name]} ({name}) has no .TP entry under EXIT STATUS in man/musical.1"
+    )
+
+
+def test_no_exit_status_the_program_does_not_use():
+    values = {str(v) for v in EXIT_STATUSES.values()}
+    for tag in _tags("EXIT STATUS"):
+        assert tag <= values, (
+            f"man/musical.1 documents exit status {sorted(tag - values)}, which cli.py lacks"
+        )
+
+
+def test_the_page_names_this_version():
+    th = next(line for line in _source() if line.startswith(".TH"))
+    assert f"musical {__version__}" in _arguments(th), f"update the .TH line to 'musical {__version__}'"
+
+
+LINTERS = {
+    "mandoc": ["mandoc", "-Tlint", "-W", "warning"],
+    "groff": ["groff", "-man", "-ww", "-z"],
+}
+
+
+@pytest.mark.parametrize("tool", sorted(LINTERS))
+def test_roff_is_clean(tool):
+    if shutil.which(tool) is None:
+        pytest.skip(f"{tool} is not installed (Debian: apt-get install mandoc groff-base)")
+    result = subprocess.run([*LINTERS[tool], str(PAGE)], capture_output=True, text=True, timeout=60)
+    output = (result.stdout + result.stderr).strip()
+    assert output == "", f"{tool} complains about man/musical.1:\n{output}"
+    assert result.returncode == 0
+
+
+def _pyproject() -> dict:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        tomllib = pytest.importorskip("tomli")
+    return tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))
+
+
+def test_the_package_installs_the_page():
+    # `pip install .` puts the data files under sys.prefix; an editable install may not, so the
+    # mapping in pyproject.toml is what is checked.
+    data_files = _pyproject()["tool"]["setuptools"]["data-files"]
+    assert "man/musical.1" in data_files.get("share/man/man1", []), (
+        "pyproject.toml must map share/man/man1 to man/musical.1 in [tool.setuptools.data-files]"
+    )
+    assert PAGE.is_file()
+
+
+def test_an_installed_page_is_this_page():
+    installed = Path(sys.prefix) / "share" / "man" / "man1" / "musical.1"
+    if not installed.is_file():
+        pytest.skip("the package is installed editable (no data files under sys.prefix)")
+    assert installed.read_bytes() == PAGE.read_bytes()
+
+
+def test_readme_gives_the_two_setup_commands():
+    text = README.read_text(encoding="utf-8")
+    assert "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/musical" in text
+    assert "python3 -m venv .venv && .venv/bin/pip install '.[test]' && .venv/bin/python -m pytest -q" in text
