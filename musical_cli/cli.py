@@ -188,7 +188,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     try:
         stdin = getattr(sys.stdin, "buffer", None)  # a replaced sys.stdin may be text only
         data = stdin.read(MAX_BYTES + 1) if stdin else sys.stdin.read(MAX_BYTES + 1).encode()
-        lines = decode(data).splitlines()
+        lines = decode(data).split("\n")  # not splitlines(): a form feed is no line break here
     except TranscriptError as e:
         print(f"musical: standard input: {e}", file=sys.stderr)
         return EXIT_INVALID

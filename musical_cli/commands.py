@@ -327,24 +327,47 @@ def _hint(session: Session, args: list[str]) -> Reply:
     if solution.result == "unknown":
         return Reply().say(f"no hint: the solver gave up after {HINT_BUDGET:g} s; try 'solve'", "bad")
     reply = Reply().say("no win is possible from here.", "bad")
+    back = _undo_to_winnable(session)
+    if back is None:
+        return reply.say("This deal cannot be won even from its start: try 'new'.")
+    if back < 0:
+        return reply.say(f"the solver could not find a winnable earlier position within {SOLVE_BUDGET:g} s")
+    return reply.say(f"'undo {back}' gets back to a position that can still be won.", "hint")
+
+
+def _undo_to_winnable(session: Session) -> int | None:
+    """How many moves to undo to reach the latest position proven winnable; None when even the
+    start is lost, -1 when the budget ran out first.
+
+    Winnability only ever goes from yes to no along a game (a lost position's successors are lost
+    too), so the latest winnable position is found by bisection: a few solves, not one a move."""
     deadline = time.monotonic() + SOLVE_BUDGET
-    for back in range(1, len(session.states)):
+    last = len(session.states) - 1  # known lost
+    lo, hi = 0, last  # the boundary lies in [lo, hi): states[hi] is not winnable
+    best: int | None = None
+    while lo < hi:
+        mid = (lo + hi) // 2
         left = deadline - time.monotonic()
         if left <= 0:
-            return reply.say(f"no winnable position found within {SOLVE_BUDGET:g} s of searching back; "
-                             f"undo at least {back}.")
-        earlier = _solve(session, session.states[-1 - back], min(HINT_BUDGET, left))
-        if earlier.result == "won":
-            return reply.say(f"'undo {back}' gets back to a position that can still be won "
-                             f"(then: {earlier.moves[0]}).", "hint")
-        if earlier.result == "unknown":
-            return reply.say(f"undo {back} or more: the solver could not decide that position.")
-    return reply.say("This deal cannot be won even from its start: try 'new'.")
+            return -1 if best is None else last - best
+        result = _solve(session, session.states[mid], min(HINT_BUDGET, left)).result
+        if result == "won":
+            best, lo = mid, mid + 1
+        else:
+            # "unknown" is treated as not winnable: the answer stays a position proven winnable,
+            # perhaps earlier than the latest one.
+            if result == "unknown" and best is None and mid == 0:
+                return -1
+            hi = mid
+    if best is None:
+        return None
+    return last - best
 
 
 @command("solve", "solve [play]", "show a winning line from here, or play it with 'solve play'",
          arguments=("play",))
 def _solve_cmd(session: Session, args: list[str]) -> Reply:
+    args = [a.lower() for a in args]
     if args not in ([], ["play"]):
         raise CommandError("usage: solve [play]")
     solution = _solve(session, session.state, SOLVE_BUDGET)

@@ -124,7 +124,10 @@ def decode(data: bytes) -> str:
 def numbered_lines(text: str) -> Iterator[tuple[int, str]]:
     """(line number, content) for each line that is neither blank nor a comment; a comment may
     also close a line (``d  # the jack``)."""
-    for n, raw in enumerate(text.splitlines(), 1):
+    # Lines end at "\n" only (a "\r" before it is stripped): str.splitlines() would also break
+    # at form feeds and U+2028, letting the tail of a comment run as a move.
+    for n, raw in enumerate(text.split("\n"), 1):
+        raw = raw.rstrip("\r")
         if len(raw) > MAX_LINE:
             raise TranscriptError(n, f"the line is longer than {MAX_LINE} characters")
         if "\x00" in raw:

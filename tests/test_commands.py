@@ -1,0 +1,611 @@
+"""The command language without any UI: split_line, the registry, execute, undo/redo, new/restart,
+help, and save/load (issue 3, "Parser and registry tests without any UI")."""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from musical_cli.commands import REGISTRY, CommandError, Session, execute, lookup, split_line
+from musical_cli.deals import DealNumber
+from musical_cli.game import IllegalMove, Outcome
+from musical_cli.moves import DEAL, REDEAL, F, Transfer, W
+from musical_cli.musical import MUSICAL, MusicalRules
+from musical_cli.render import plain
+
+# The commands the issue names; hint/solve/save/load come with later issues but share the table.
+REQUIRED = {
+    "d": ("deal",), "w": (), "redeal": (), "undo": (), "redo": (), "moves": (), "show": (),
+    "new": (), "restart": (), "help": (), "quit": ("exit",), "save": (), "load": (),
+}
+
+
+def session(deal: int | str = 1, redeals: int | None = 2, interactive: bool = False) -> Session:
+    return Session(MUSICAL, DealNumber.parse(deal), MusicalRules(redeals), interactive=interactive)
+
+
+def text(reply) -> str:
+    return plain(reply.out)
+
+
+def snapshot(s: Session) -> tuple:
+    """Everything a command may change."""
+    return (s.game, s.deal, s.rules, tuple(s.states), tuple(s.moves), tuple(s.undone))
+
+
+@functools.cache
+def winning_line(deal: int, redeals: int | None = 2) -> tuple[str, ...]:
+    """A won game found by a small depth-first search (no solver needed); deal 2 takes ~1 ms."""
+    start = MUSICAL.opening(DealNumber(deal), MusicalRules(redeals))
+    seen: set = set()
+    stack = [(start, ())]
+    while stack:
+        state, path = stack.pop()
+        if MUSICAL.outcome(state) is Outcome.WON:
+            return tuple(str(m) for m in path)
+        key = (tuple(c.rank for c in state.stock), tuple(c.rank for c in state.waste),
+               tuple(map(len, state.foundations)), state.redeals_used)
+        if key in seen or len(seen) > 200_000:
+            continue
+        seen.add(key)
+        for move in reversed(MUSICAL.legal_moves(state)):
+            stack.append((MUSICAL.apply(state, move), (*path, move)))
+    raise AssertionError(f"no win found for deal {deal}")
+
+
+# Deal 1 from the top: J♦ 2♦ 9♥ ...; the foundations need 3, 6, 9, Q. After three deals the
+# waste shows 9♥, which foundation 3 takes and nothing else does.
+AT_9H = "d; d; d"
+
+
+# --- split_line --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("line", "parts"), [
+    ("d", ["d"]),
+    ("d;d", ["d", "d"]),
+    ("  d ;  w f2 ;redeal  ", ["d", "w f2", "redeal"]),
+    ("d;;  ; d", ["d", "d"]),
+    ("", []),
+    ("   ", []),
+    (";", []),
+    ("# a comment", []),
+    ("   # indented comment; d", []),
+    ("d # deal one; d", ["d"]),
+    ("d; w f3 # then play", ["d", "w f3"]),
+    ("\td\t", ["d"]),
+])
+def test_split_line(line, parts):
+    assert split_line(line) == parts
+
+
+words = st.text(alphabet="abcdefwr0123456789 \t", min_size=0, max_size=8)
+
+
+@given(st.lists(words, max_size=6), st.text(max_size=10))
+def test_split_line_drops_blanks_and_everything_after_hash(parts, comment):
+    line = ";".join(parts) + "#" + comment
+    assert split_line(line) == [p.strip() for p in parts if p.strip()]
+
+
+# --- the registry ------------------------------------------------------------------------------
+
+
+def test_registry_holds_the_commands_of_the_issue():
+    for name, aliases in REQUIRED.items():
+        assert name in REGISTRY, name
+        for alias in aliases:
+            assert alias in REGISTRY[name].names, (name, alias)
+
+
+def test_no_name_or_alias_is_shared_by_two_commands():
+    names = [n for cmd in REGISTRY.values() for n in cmd.names]
+    assert len(names) == len(set(names))
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_every_command_reachable_by_every_name_in_any_case(name):
+    cmd = REGISTRY[name]
+    assert cmd.name == name
+    for n in cmd.names:
+        assert lookup(n) is cmd
+        assert lookup(n.upper()) is cmd
+        assert lookup(n.capitalize()) is cmd
+    assert cmd.usage.split()[0].startswith(name)
+    assert cmd.summary
+
+
+def test_lookup_of_unknown_words():
+    for word in ("", "xyzzy", "wf2", "d;", "undo2"):
+        assert lookup(word) is None
+
+
+# --- moves through execute ---------------------------------------------------------------------
+
+
+def test_d_deals_the_top_card():
+    s = session()
+    reply = execute(s, "d")
+    assert s.moves == [DEAL]
+    assert s.state.waste_top.code == "JD"
+    assert len(s.state.stock) == 43
+    assert reply.show and not reply.quit
+
+
+@pytest.mark.parametrize("spelling", ["w f3", "wf3", "w3", "w 3", "W F3", "WF3", "w   f3", "w"])
+def test_waste_to_foundation_in_every_spelling(spelling):
+    s = session()
+    execute(s, AT_9H)
+    before = s.state
+    execute(s, spelling)
+    assert s.moves[-1] == Transfer(W, F(3))
+    assert str(s.moves[-1]) == "w f3"  # 'w' alone is recorded completed
+    assert s.state == MUSICAL.apply(before, Transfer(W, F(3)))
+    assert [c.code for c in s.state.foundations[2]] == ["6H", "9H"]
+
+
+@pytest.mark.parametrize("spelling", ["D", "Deal", "DEAL", " d "])
+def test_deal_in_any_case(spelling):
+    s = session()
+    execute(s, spelling)
+    assert s.moves == [DEAL]
+
+
+def test_redeal_in_any_case():
+    s = session()
+    execute(s, ";".join(["d"] * 44))
+    assert not s.state.stock
+    execute(s, "REDEAL")
+    assert s.moves[-1] == REDEAL
+    assert len(s.state.stock) == 44 - sum(len(f) - 1 for f in s.state.foundations)
+    assert s.state.redeals_used == 1
+
+
+def test_several_commands_on_a_line():
+    s = session()
+    execute(s, "d; d ;d;w f3")
+    assert [str(m) for m in s.moves] == ["d", "d", "d", "w f3"]
+
+
+def test_a_failing_command_stops_the_line_and_keeps_what_came_before():
+    s = session()
+    with pytest.raises(IllegalMove) as e:
+        execute(s, "d; d; w f2; d")
+    assert [str(m) for m in s.moves] == ["d", "d"]
+    assert "foundation 2 needs a 6" in str(e.value)
+    assert "2♦" in str(e.value)
+
+
+def test_illegal_move_is_a_value_error_with_the_engine_message():
+    s = session()
+    execute(s, "d")
+    with pytest.raises(ValueError, match=r"w f2: foundation 2 needs a 6; the waste shows J♦; legal now: d"):
+        execute(s, "w f2")
+
+
+@pytest.mark.parametrize("interactive", [False, True])
+def test_winning_says_so(interactive):
+    s = session(2, interactive=interactive)
+    *body, last = winning_line(2)
+    execute(s, ";".join(body))
+    assert s.outcome() is Outcome.IN_PLAY
+    reply = execute(s, last)
+    assert s.outcome() is Outcome.WON
+    assert "won" in text(reply).lower()
+    assert f"{len(winning_line(2))} moves" in text(reply)
+    if interactive:
+        assert "'new'" in text(reply)  # the shell offers a new deal
+
+
+def lose(s: Session):
+    """Play greedily (a foundation move first, else deal) until the game is over; the last reply."""
+    reply = None
+    while s.outcome() is Outcome.IN_PLAY:
+        reply = execute(s, str(MUSICAL.legal_moves(s.state)[0]))
+    return reply
+
+
+@pytest.mark.parametrize("interactive", [False, True])
+def test_a_lost_position_says_no_move_is_left(interactive):
+    s = session(1, redeals=0, interactive=interactive)
+    reply = lose(s)
+    assert s.outcome() is Outcome.LOST
+    assert "no move" in text(reply).lower()
+    if interactive:
+        assert "'undo'" in text(reply)  # the shell suggests going back
+
+
+# --- errors change nothing ---------------------------------------------------------------------
+
+BAD = [
+    "w f2",  # illegal: foundation 2 needs a 6
+    "w",  # no foundation takes J♦
+    "w f5", "w f0", "w p1", "p1 f2",
+    "redeal",  # the stock is not empty
+    "xyzzy", "d d", "d extra", "redeal now",
+    "undo 0", "undo -1", "undo x", "undo 1 2",
+    "redo",  # nothing to redo
+    "redo 0",
+    "new 0", "new abc", "new -3", "new 1 2",
+    "restart now", "show x", "moves x",
+    "help nothing", "help a b",
+    "load", "load a b", "save a b",
+    "solve nonsense",
+]
+
+
+@pytest.mark.parametrize("bad", BAD)
+def test_a_bad_command_raises_and_changes_nothing(bad, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    s = session()
+    execute(s, "d")
+    before = snapshot(s)
+    with pytest.raises(ValueError) as e:
+        execute(s, bad)
+    assert str(e.value)
+    assert snapshot(s) == before
+
+
+def test_unknown_command_is_a_command_error_naming_it():
+    s = session()
+    with pytest.raises(CommandError, match="xyzzy"):
+        execute(s, "xyzzy")
+
+
+def test_undo_with_nothing_to_undo():
+    s = session()
+    before = snapshot(s)
+    with pytest.raises(CommandError):
+        execute(s, "undo")
+    assert snapshot(s) == before
+
+
+@settings(max_examples=40)
+@given(st.sampled_from(["w f2", "w", "redeal", "xyzzy", "undo 0", "new 0", "help nope"]),
+       st.integers(0, 30), st.integers(1, 400))
+def test_failing_commands_change_nothing_anywhere(bad, moves, deal):
+    s = session(deal)
+    for _ in range(moves):
+        legal = MUSICAL.legal_moves(s.state)
+        if not legal:
+            break
+        execute(s, str(legal[-1]))
+    before = snapshot(s)
+    try:
+        execute(s, bad)
+    except ValueError:
+        assert snapshot(s) == before
+
+
+# --- undo and redo -----------------------------------------------------------------------------
+
+
+def test_undo_restores_the_exact_earlier_state():
+    s = session()
+    execute(s, AT_9H)
+    earlier = s.state
+    execute(s, "w f3")
+    reply = execute(s, "undo")
+    assert s.state == earlier
+    assert s.state is earlier
+    assert [str(m) for m in s.moves] == ["d", "d", "d"]
+    assert "undid 1 move" in text(reply)
+    assert reply.show
+
+
+def test_undo_n_and_redo_n():
+    s = session()
+    states = [s.state]
+    for cmd in ["d", "d", "d", "w f3", "d"]:
+        execute(s, cmd)
+        states.append(s.state)
+    execute(s, "undo 3")
+    assert s.state == states[2]
+    assert len(s.moves) == 2
+    execute(s, "redo")
+    assert s.state == states[3]
+    execute(s, "REDO 2")
+    assert s.state == states[5]
+    assert [str(m) for m in s.moves] == ["d", "d", "d", "w f3", "d"]
+    with pytest.raises(CommandError):
+        execute(s, "redo")
+
+
+def test_undo_more_than_made_undoes_all():
+    s = session()
+    execute(s, "d; d")
+    reply = execute(s, "undo 10")
+    assert s.moves == []
+    assert s.state == MUSICAL.opening(DealNumber(1))
+    assert "2 moves" in text(reply)
+
+
+def test_a_new_move_clears_redo():
+    s = session()
+    execute(s, AT_9H + "; w f3")
+    execute(s, "u")
+    assert s.undone
+    execute(s, "d")  # a different move from the one undone
+    assert not s.undone
+    with pytest.raises(CommandError, match="nothing to redo"):
+        execute(s, "redo")
+
+
+def test_making_the_undone_move_again_keeps_the_rest_of_redo():
+    s = session()
+    execute(s, AT_9H + "; w f3; d")
+    execute(s, "undo 2")
+    execute(s, "w f3")  # the same move as the next redo: not a different future
+    execute(s, "redo")
+    assert [str(m) for m in s.moves] == ["d", "d", "d", "w f3", "d"]
+
+
+@settings(max_examples=40)
+@given(st.integers(1, 31999), st.data())
+def test_undo_then_redo_walks_the_same_states(deal, data):
+    s = session(deal)
+    states = [s.state]
+    for _ in range(data.draw(st.integers(1, 40), label="moves")):
+        legal = MUSICAL.legal_moves(s.state)
+        if not legal:
+            break
+        execute(s, str(data.draw(st.sampled_from(legal))))
+        states.append(s.state)
+    k = len(s.moves)
+    if k == 0:
+        return
+    n = data.draw(st.integers(1, k), label="undo")
+    execute(s, f"undo {n}")
+    assert s.state == states[k - n]
+    assert len(s.moves) == k - n
+    execute(s, f"redo {n}")
+    assert s.states == states
+
+
+# --- new, restart, moves, show, quit ---------------------------------------------------------
+
+
+def test_new_n_starts_that_deal():
+    s = session()
+    execute(s, "d; d")
+    reply = execute(s, "new 5")
+    assert s.deal == DealNumber(5)
+    assert s.moves == [] and s.undone == []
+    assert s.state == MUSICAL.opening(DealNumber(5))
+    assert "deal 5" in text(reply)
+    execute(s, "NEW MS7")
+    assert s.deal == DealNumber(7, ms=True)
+
+
+def test_new_keeps_the_rules():
+    s = session(redeals=0)
+    execute(s, "new 3")
+    assert s.rules == MusicalRules(0)
+
+
+def test_new_without_a_number_draws_one_and_says_which():
+    s = session()
+    reply = execute(s, "new")
+    m = re.search(r"deal (\d+)", text(reply))
+    assert m
+    assert s.deal == DealNumber(int(m.group(1)))
+    assert s.moves == []
+
+
+def test_restart():
+    s = session(4)
+    execute(s, "d; d; undo")
+    reply = execute(s, "restart")
+    assert s.deal == DealNumber(4)
+    assert s.moves == [] and s.undone == []
+    assert s.state == MUSICAL.opening(DealNumber(4))
+    assert "4" in text(reply)
+
+
+def test_moves_lists_the_legal_moves():
+    s = session()
+    assert text(execute(s, "moves")).strip() == "legal: d"
+    execute(s, AT_9H)
+    listed = text(execute(s, "MOVES"))
+    assert "w f3" in listed and "d" in listed
+    assert s.moves == [DEAL] * 3  # listing moves plays nothing
+
+
+def test_show_asks_for_the_layout():
+    s = session()
+    reply = execute(s, "show")
+    assert reply.show and reply.asked
+    layout = plain(s.layout())
+    assert "A♣" in layout and "2♣" in layout and "44" in layout
+
+
+def test_quit_and_its_aliases_stop_the_line():
+    for word in ("quit", "exit", "QUIT", "q"):
+        s = session()
+        reply = execute(s, f"d; {word}; d")
+        assert reply.quit
+        assert s.moves == [DEAL]
+
+
+# --- help ----------------------------------------------------------------------------------
+
+
+def test_help_lists_every_command_usage_and_summary():
+    out = text(execute(session(), "help"))
+    for cmd in REGISTRY.values():
+        assert cmd.usage in out, cmd.name
+        assert cmd.summary in out, cmd.name
+    assert ";" in out  # says how to put several commands on a line
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_help_command_explains_it(name):
+    cmd = REGISTRY[name]
+    for n in cmd.names:
+        out = text(execute(session(), f"help {n}"))
+        assert cmd.usage in out
+        assert cmd.summary in out
+    assert text(execute(session(), f"HELP {name.upper()}")) == text(execute(session(), f"help {name}"))
+
+
+def test_help_of_an_unknown_command():
+    with pytest.raises(CommandError, match="nope"):
+        execute(session(), "help nope")
+
+
+# --- save and load -------------------------------------------------------------------------
+
+
+def test_save_and_load_round_trip(tmp_path):
+    s = session(7)
+    execute(s, "d; d; d; d; d; d")
+    execute(s, "undo 2")  # undone moves are not saved
+    path = tmp_path / "game.txt"
+    reply = execute(s, f"save {path}")
+    assert str(path) in text(reply)
+    saved = path.read_text(encoding="utf-8")
+    assert saved.splitlines()[0] == "format: musical-transcript 1"
+    assert "deal: 7" in saved
+
+    other = session(3, redeals=0)
+    execute(other, "d")
+    reply = execute(other, f"load {path}")
+    assert str(path) in text(reply)
+    assert other.deal == DealNumber(7)
+    assert other.rules == s.rules
+    assert other.moves == s.moves
+    assert other.state == s.state
+    assert other.states == s.states
+    assert other.undone == []
+
+
+def test_save_without_file_goes_to_the_data_directory(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    s = session(12345)
+    execute(s, "d; d")
+    reply = execute(s, "save")
+    saved = list(tmp_path.rglob("*"))
+    saved = [p for p in saved if p.is_file()]
+    assert len(saved) == 1
+    path = saved[0]
+    assert path.parent == tmp_path / "musical"
+    assert "12345" in path.name
+    assert str(path) in text(reply)
+    other = session()
+    execute(other, f"load {path}")
+    assert other.deal == DealNumber(12345) and len(other.moves) == 2
+
+
+def test_save_a_won_game_records_the_result(tmp_path):
+    s = session(2)
+    execute(s, ";".join(winning_line(2)))
+    path = tmp_path / "won.txt"
+    execute(s, f"save {path}")
+    assert path.read_text(encoding="utf-8").splitlines()[-1] == "result: won"
+
+
+def test_save_to_a_directory_is_an_error(tmp_path):
+    s = session()
+    execute(s, "d")
+    before = snapshot(s)
+    with pytest.raises(CommandError):
+        execute(s, f"save {tmp_path}")
+    assert snapshot(s) == before
+
+
+BAD_FILES = {
+    "missing": None,
+    "garbage": b"hello world\n",
+    "empty": b"",
+    "not-utf8": b"format: musical-transcript 1\ngame: musical\ndeal: 1\n\xff\xfe\n",
+    "illegal": b"format: musical-transcript 1\ngame: musical\ndeal: 1\nd\nw f2\n",
+    "wrong-result": b"format: musical-transcript 1\ngame: musical\ndeal: 1\nd\nresult: won\n",
+    "bad-deal": b"format: musical-transcript 1\ngame: musical\ndeal: 0\n",
+    "bad-game": b"format: musical-transcript 1\ngame: chess\ndeal: 1\n",
+    "bad-version": b"format: musical-transcript 99\ngame: musical\ndeal: 1\n",
+    "huge": b"format: musical-transcript 1\ngame: musical\ndeal: 1\n" + b"# padding\n" * 120_000,
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_FILES))
+def test_loading_a_bad_file_leaves_the_game_unchanged(kind, tmp_path):
+    path = tmp_path / f"{kind}.txt"
+    if BAD_FILES[kind] is not None:
+        path.write_bytes(BAD_FILES[kind])
+    s = session(9)
+    execute(s, "d; d; d; undo")
+    before = snapshot(s)
+    with pytest.raises(CommandError) as e:
+        execute(s, f"load {path}")
+    assert str(path) in str(e.value)
+    assert snapshot(s) == before
+
+
+# --- hint / solve / auto (only once the solver exists) -------------------------------------
+
+needs_solver = pytest.mark.skipif(importlib.util.find_spec("musical_cli.solver") is None,
+                                  reason="musical_cli/solver.py does not exist yet")
+
+
+@needs_solver
+@pytest.mark.parametrize("deal", [1, 2])
+def test_hint_on_a_winnable_opening_names_a_legal_move(deal):
+    s = session(deal)
+    out = text(execute(s, "hint"))
+    m = re.search(r"hint: (d|redeal|w f[1-4])\b", out)
+    assert m, out
+    assert m.group(1) in {str(mv) for mv in MUSICAL.legal_moves(s.state)}
+    assert s.moves == []  # a hint plays nothing
+
+
+@needs_solver
+def test_solve_shows_a_line_that_wins():
+    s = session(1)
+    out = text(execute(s, "solve"))
+    m = re.search(r"a win in (\d+) moves?: (.*)$", out.strip())
+    assert m, out
+    assert s.moves == []  # showing plays nothing
+    line = re.findall(r"w f[1-4]|redeal|d", m.group(2))
+    assert len(line) == int(m.group(1))
+    execute(s, ";".join(line))
+    assert s.outcome() is Outcome.WON
+
+
+@needs_solver
+def test_solve_play_wins_and_undo_still_works():
+    s = session(1)
+    execute(s, "d")
+    execute(s, "Solve play")
+    assert s.outcome() is Outcome.WON
+    n = len(s.moves)
+    execute(s, "undo")
+    assert len(s.moves) == n - 1 and s.outcome() is not Outcome.WON
+
+
+@needs_solver
+def test_hint_on_a_won_game():
+    s = session(2)
+    execute(s, ";".join(winning_line(2)))
+    before = snapshot(s)
+    assert "won" in text(execute(s, "hint"))
+    assert snapshot(s) == before
+
+
+@needs_solver
+def test_auto_plays_legal_moves_only():
+    s = session(1)
+    opening = s.state
+    execute(s, "auto")
+    assert MUSICAL.play(opening, s.moves) == s.state
+
+
+@needs_solver
+def test_solve_play_in_any_case():
+    s = session(2)
+    execute(s, "SOLVE PLAY")
+    assert s.outcome() is Outcome.WON

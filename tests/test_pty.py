@@ -1,0 +1,201 @@
+"""The real program in a real pseudo-terminal, through pexpect (issue 3): start ``musical --seed 1``,
+type ``d``, see J♦ on the waste, ``quit``. Plus Ctrl-D, Ctrl-C, errors, the toolbar and colour."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import sys
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+
+PROMPT = "musical>"
+TIMEOUT = 15
+SGR = re.compile(r"\x1b\[([0-9;]*)m")
+
+
+def colour_codes(raw: str) -> set[str]:
+    """The colour parameters of every SGR escape sequence (bold, reset and the like left out)."""
+    found = set()
+    for params in SGR.findall(raw):
+        parts = params.split(";")
+        i = 0
+        while i < len(parts):
+            p = parts[i]
+            if p in ("38", "48"):
+                found.add(";".join(parts[i:i + 3]))
+                i += 3
+                continue
+            if p.isdigit() and (30 <= int(p) <= 37 or 40 <= int(p) <= 47 or 90 <= int(p) <= 107):
+                found.add(p)
+            i += 1
+    return found
+
+
+@pytest.fixture
+def env(tmp_path):
+    e = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "PROMPT_TOOLKIT_COLOR_DEPTH", "MUSICAL_DEBUG")}
+    e.update(XDG_STATE_HOME=str(tmp_path / "state"), XDG_DATA_HOME=str(tmp_path / "data"), TERM="xterm")
+    return e
+
+
+CPR_REQUEST = "\x1b[6n"
+
+
+class Terminal:
+    """A child in a pseudo-terminal that answers prompt_toolkit's cursor-position requests
+    (ESC[6n) as a real terminal does. Unanswered, each prompt waits a second for the reply, and
+    the bottom toolbar is never drawn."""
+
+    def __init__(self, child):
+        self.child = child
+        self.log = io.StringIO()  # everything the child wrote
+        child.logfile_read = self.log
+
+    def expect(self, pattern, exact: bool = True) -> str:
+        """Wait for ``pattern``; return what came before it (since the previous match)."""
+        seen = []
+        while True:
+            if exact:
+                i = self.child.expect_exact([pattern, CPR_REQUEST])
+            else:
+                i = self.child.expect([pattern, re.escape(CPR_REQUEST)])
+            seen.append(self.child.before)
+            if i == 0:
+                return "".join(seen)
+            self.child.send("\x1b[10;1R")
+
+    def sendline(self, text: str) -> None:
+        self.child.sendline(text)
+
+    def finish(self) -> int:
+        self.expect(pexpect.EOF)
+        self.child.close()
+        return self.child.exitstatus
+
+
+@pytest.fixture
+def spawn(env):
+    children = []
+
+    def start(*args: str, **extra_env: str) -> Terminal:
+        child = pexpect.spawn(sys.executable, ["-m", "musical_cli", *args], env={**env, **extra_env},
+                              dimensions=(30, 100), encoding="utf-8", timeout=TIMEOUT)
+        children.append(child)
+        return Terminal(child)
+
+    yield start
+    for child in children:
+        if child.isalive():
+            child.close(force=True)
+
+
+def test_seed_1_type_d_see_jd_quit(spawn, tmp_path):
+    term = spawn("--seed", "1")
+    opening = term.expect(PROMPT)
+    assert "deal 1" in opening and "A♣" in opening and "J♦" not in opening
+    term.sendline("d")
+    before = term.expect("J♦")
+    assert "31" in SGR.findall(before)[-1].split(";")  # J♦ is red on a colour terminal
+    term.expect(PROMPT)
+    term.sendline("quit")
+    assert term.finish() == 0
+    history = tmp_path / "state" / "musical" / "history"
+    assert history.is_file()
+    assert "+d" in history.read_text(encoding="utf-8").splitlines()
+
+
+def test_ascii(spawn):
+    term = spawn("--seed", "1", "--ascii")
+    opening = term.expect(PROMPT)
+    assert "AC" in opening and "♣" not in opening
+    term.sendline("d")
+    term.expect(r"waste\s+(\x1b\[[0-9;]*m)*JD", exact=False)
+    term.sendline("exit")
+    assert term.finish() == 0
+
+
+def test_ctrl_d_leaves(spawn):
+    term = spawn("--seed", "1")
+    term.expect(PROMPT)
+    term.child.sendcontrol("d")
+    assert term.finish() == 0
+
+
+def test_illegal_move_and_ctrl_c(spawn):
+    term = spawn("--seed", "1")
+    term.expect(PROMPT)
+    term.sendline("d")
+    term.expect("J♦")
+    term.expect(PROMPT)
+    term.sendline("w f2")
+    term.expect("foundation 2 needs a 6")
+    term.expect(PROMPT)
+    term.child.send("w f4")
+    term.child.sendcontrol("c")  # clears the line; the shell stays
+    term.sendline("d")
+    before = term.expect(r"waste\s+(\x1b\[[0-9;]*m)*2♦", exact=False)
+    assert "needs a Q" not in before and "unknown command" not in before
+    term.expect(PROMPT)
+    term.sendline("moves")
+    term.expect("legal: d")
+    term.sendline("quit")
+    assert term.finish() == 0
+
+
+def test_the_toolbar(spawn):
+    term = spawn("--seed", "1")
+    term.expect("deal 1 · pass 1 of 3 · 0 moves · 44 to build · 'help'")
+    term.sendline("d")
+    term.expect("deal 1 · pass 1 of 3 · 1 move · 44 to build · 'help'")
+    term.child.sendcontrol("d")
+    assert term.finish() == 0
+
+
+def test_a_random_deal_is_shown_at_once(spawn):
+    term = spawn()
+    opening = term.expect(PROMPT)
+    assert re.search(r"deal (\d+)\.", opening), opening
+    term.sendline("quit")
+    assert term.finish() == 0
+
+
+def test_no_color(spawn):
+    term = spawn("--seed", "1", NO_COLOR="1")
+    opening = term.expect(PROMPT)
+    assert "2♥" in opening and colour_codes(opening) == set()
+    term.sendline("d")
+    term.expect("J♦")
+    term.sendline("w f2")
+    term.expect("needs a 6")
+    term.sendline("quit")
+    assert term.finish() == 0
+    raw = term.log.getvalue()
+    assert "J♦" in raw and "\x1b[" in raw  # still a terminal: the prompt draws with escapes
+    assert colour_codes(raw) == set()
+
+
+def test_deal_on_a_terminal_is_coloured_unless_no_color(env):
+    cmd = f"{sys.executable} -m musical_cli deal 1"
+    out, status = pexpect.run(cmd, env=env, withexitstatus=True, encoding="utf-8", timeout=TIMEOUT)
+    assert status == 0
+    assert "J♦" in out and colour_codes(out)
+    out, status = pexpect.run(cmd, env={**env, "NO_COLOR": "1"}, withexitstatus=True, encoding="utf-8",
+                              timeout=TIMEOUT)
+    assert status == 0
+    assert "J♦" in out and "\x1b" not in out
+
+
+def test_black_suits_are_not_forced_to_black(env):
+    # Regression: the class 'black' was prompt_toolkit's named colour #000000, invisible on dark
+    # terminals.
+    cmd = f"{sys.executable} -m musical_cli deal 1"
+    out, status = pexpect.run(cmd, env=env, withexitstatus=True, encoding="utf-8", timeout=TIMEOUT)
+    assert status == 0
+    before = out[: out.index("A♣")]
+    assert colour_codes("\x1b[" + SGR.findall(before)[-1] + "m") == set()

@@ -1,0 +1,450 @@
+"""The real interactive Shell, driven through prompt_toolkit's pipe input (issue 3, "shell tests
+through create_pipe_input and DummyOutput"): keys in, the session and what was printed out."""
+
+from __future__ import annotations
+
+import functools
+import io
+import re
+
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.document import Document
+from prompt_toolkit.history import InMemoryHistory
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from prompt_toolkit.output.color_depth import ColorDepth
+from prompt_toolkit.output.vt100 import Vt100_Output
+from prompt_toolkit.styles import Style, default_ui_style, merge_styles
+
+from musical_cli.commands import REGISTRY, Session
+from musical_cli.deals import DealNumber
+from musical_cli.game import Outcome
+from musical_cli.moves import DEAL
+from musical_cli.musical import MUSICAL, MusicalRules
+from musical_cli.render import STYLE, plain
+from musical_cli.shell import PROMPT_STYLE, Shell, ShellCompleter
+
+ENTER = "\r"
+CTRL_C = "\x03"
+CTRL_D = "\x04"
+
+
+def session(deal: int = 1, redeals: int | None = 2, ascii: bool = False) -> Session:
+    """A session as ``musical`` makes one for the shell."""
+    return Session(MUSICAL, DealNumber(deal), MusicalRules(redeals), ascii=ascii, interactive=True)
+
+
+class Run:
+    def __init__(self, status: int, session: Session, printed: list):
+        self.status = status
+        self.session = session
+        self.printed = printed  # one fragment list per Shell.print call
+
+    @property
+    def text(self) -> str:
+        return "".join(plain(f) for f in self.printed)
+
+    def styled(self, style: str) -> str:
+        return "".join(t for f in self.printed for s, t in f if s == style)
+
+    @property
+    def moves(self) -> list[str]:
+        return [str(m) for m in self.session.moves]
+
+
+def run_shell(keys: str, s: Session | None = None, **kwargs) -> Run:
+    """Type ``keys`` into a real Shell (pipe input, DummyOutput) and collect what it prints."""
+    s = s or session()
+    printed: list = []
+    with create_pipe_input() as pipe:
+        shell = Shell(s, input=pipe, output=DummyOutput(), history=kwargs.pop("history", InMemoryHistory()))
+        shell.print = printed.append  # DummyOutput swallows everything; read the fragments instead
+        pipe.send_text(keys)
+        status = shell.run()
+    return Run(status, s, printed)
+
+
+@functools.cache
+def winning_line(deal: int) -> tuple[str, ...]:
+    """A won game by a small depth-first search (deal 2 takes a millisecond)."""
+    seen: set = set()
+    stack = [(MUSICAL.opening(DealNumber(deal)), ())]
+    while stack:
+        state, path = stack.pop()
+        if MUSICAL.outcome(state) is Outcome.WON:
+            return tuple(str(m) for m in path)
+        key = (tuple(c.rank for c in state.stock), tuple(c.rank for c in state.waste),
+               tuple(map(len, state.foundations)), state.redeals_used)
+        if key in seen:
+            continue
+        seen.add(key)
+        for move in reversed(MUSICAL.legal_moves(state)):
+            stack.append((MUSICAL.apply(state, move), (*path, move)))
+    raise AssertionError(deal)
+
+
+# --- playing -------------------------------------------------------------------------------
+
+
+def test_a_move_then_quit():
+    r = run_shell("d" + ENTER + "quit" + ENTER)
+    assert r.status == 0
+    assert r.moves == ["d"]
+    assert r.session.state.waste_top.code == "JD"
+
+
+def test_the_opening_shows_the_deal_and_the_layout():
+    r = run_shell("quit" + ENTER)
+    first = plain(r.printed[0])
+    assert "deal 1" in first and "help" in first
+    layout = plain(r.printed[1])
+    for card in ("A♣", "2♥", "3♦", "4♠", "2♣", "4♦", "6♥", "8♣"):
+        assert card in layout
+    assert "pass 1 of 3" in layout
+
+
+def test_each_move_shows_the_layout_with_the_waste_top():
+    r = run_shell("d" + ENTER + "d" + ENTER + "quit" + ENTER)
+    layouts = [plain(f) for f in r.printed if "signs" in plain(f)]
+    assert len(layouts) == 3  # the opening and one after each move
+    assert re.search(r"waste\s+J♦", layouts[1])
+    assert re.search(r"waste\s+2♦", layouts[2])
+    assert "stock 42" in layouts[2]
+
+
+def test_ascii_layout():
+    r = run_shell("d" + ENTER + "quit" + ENTER, session(ascii=True))
+    assert re.search(r"waste\s+JD", r.text)
+    assert not set("♣♦♥♠") & set(r.text)
+
+
+def test_several_commands_on_a_line_and_case():
+    r = run_shell("D; d;D ; W F3" + ENTER + "exit" + ENTER)
+    assert r.status == 0
+    assert r.moves == ["d", "d", "d", "w f3"]
+
+
+def test_ctrl_d_leaves():
+    r = run_shell(CTRL_D)
+    assert r.status == 0
+    assert r.moves == []
+
+
+def test_ctrl_d_after_moves_leaves():
+    r = run_shell("d" + ENTER + CTRL_D)
+    assert r.status == 0
+    assert r.moves == ["d"]
+
+
+def test_ctrl_c_clears_the_line_without_leaving():
+    # Without the clear, the line would read "w f2d", which is no command.
+    r = run_shell("w f2" + CTRL_C + "d" + ENTER + CTRL_C + "d" + ENTER + "quit" + ENTER)
+    assert r.status == 0
+    assert r.moves == ["d", "d"]
+    assert not r.styled("class:error")
+
+
+def test_an_illegal_move_says_why_and_changes_nothing():
+    r = run_shell("d" + ENTER + "w f2" + ENTER + "quit" + ENTER)
+    assert r.status == 0
+    assert r.moves == ["d"]
+    error = r.styled("class:error")
+    assert "foundation 2 needs a 6" in error and "J♦" in error
+    assert r.session.states == [MUSICAL.opening(DealNumber(1)), MUSICAL.apply(MUSICAL.opening(DealNumber(1)), DEAL)]
+
+
+def test_an_unknown_command_says_why_and_changes_nothing():
+    r = run_shell("d" + ENTER + "frobnicate" + ENTER + "d; d; w f2; d" + ENTER + "quit" + ENTER)
+    assert r.status == 0
+    assert "frobnicate" in r.styled("class:error")
+    assert r.moves == ["d", "d", "d"]  # the second line stopped at its illegal third command
+
+
+def test_undo_and_redo_at_the_prompt():
+    r = run_shell("d;d;d;w f3" + ENTER + "undo 2" + ENTER + "redo" + ENTER + "quit" + ENTER)
+    assert r.moves == ["d", "d", "d"]
+    assert "undid 2 moves" in r.text and "redid 1 move" in r.text
+    r = run_shell("d;d;d;w f3" + ENTER + "undo 2" + ENTER + "redo 5" + ENTER + "quit" + ENTER)
+    assert r.moves == ["d", "d", "d", "w f3"]
+    assert r.session.state.foundations[2][-1].code == "9H"
+
+
+def test_help_at_the_prompt():
+    r = run_shell("help" + ENTER + "quit" + ENTER)
+    for cmd in REGISTRY.values():
+        assert cmd.usage in r.text
+
+
+def test_quit_ignores_what_follows():
+    r = run_shell("quit" + ENTER + "d" + ENTER)
+    assert r.status == 0
+    assert r.moves == []
+
+
+def test_winning_says_so_and_offers_a_new_deal():
+    r = run_shell("; ".join(winning_line(2)) + ENTER + "quit" + ENTER, session(2))
+    assert r.session.outcome() is Outcome.WON
+    good = r.styled("class:good")
+    assert "won" in good.lower() and "new" in good
+    r2 = run_shell("; ".join(winning_line(2)) + ENTER + "new 3" + ENTER + "quit" + ENTER, session(2))
+    assert r2.session.deal == DealNumber(3) and r2.moves == []
+
+
+def test_a_lost_position_says_so_and_suggests_undo():
+    s = session(1, redeals=0)
+    line = []
+    state = s.state
+    while MUSICAL.outcome(state) is Outcome.IN_PLAY:
+        move = MUSICAL.legal_moves(state)[0]
+        line.append(str(move))
+        state = MUSICAL.apply(state, move)
+    assert MUSICAL.outcome(state) is Outcome.LOST
+    r = run_shell(";".join(line) + ENTER + "undo" + ENTER + "quit" + ENTER, s)
+    assert "undo" in r.styled("class:bad")
+    assert len(r.moves) == len(line) - 1
+
+
+# --- what reaches a real terminal ----------------------------------------------------------
+
+
+def run_on_vt100(keys: str, s: Session | None = None, depth: ColorDepth | None = ColorDepth.DEPTH_8_BIT) -> str:
+    """Run the shell with a real VT100 output writing to a StringIO; return the bytes written."""
+    buf = io.StringIO()
+    out = Vt100_Output(buf, lambda: Size(rows=40, columns=100), term="xterm",
+                       default_color_depth=depth, enable_cpr=False)
+    with create_pipe_input() as pipe:
+        shell = Shell(s or session(), input=pipe, output=out, history=InMemoryHistory())
+        pipe.send_text(keys)
+        assert shell.run() == 0
+    return buf.getvalue()
+
+
+SGR = re.compile(r"\x1b\[([0-9;]*)m")
+
+
+def colour_codes(raw: str) -> set[str]:
+    """The colour parameters of every SGR sequence (not bold, reset, ...)."""
+    found = set()
+    for params in SGR.findall(raw):
+        parts = params.split(";")
+        i = 0
+        while i < len(parts):
+            p = parts[i]
+            if p in ("38", "48"):
+                found.add(";".join(parts[i:i + 3]))
+                i += 3
+                continue
+            if p.isdigit() and (30 <= int(p) <= 37 or 40 <= int(p) <= 47 or 90 <= int(p) <= 107):
+                found.add(p)
+            i += 1
+    return found
+
+
+def card_sgr(raw: str, card: str) -> str:
+    """The SGR parameters in force just before the first ``card`` is written."""
+    before = raw[: raw.index(card)]
+    return SGR.findall(before)[-1]
+
+
+def test_the_prompt_and_the_layout_reach_the_terminal():
+    raw = run_on_vt100("d" + ENTER + "quit" + ENTER)
+    assert "musical>" in raw
+    assert "J♦" in raw
+    assert "A♣" in raw
+
+
+def test_red_suits_are_red_on_a_colour_terminal():
+    raw = run_on_vt100("quit" + ENTER)
+    assert "31" in card_sgr(raw, "2♥").split(";")
+
+
+def test_black_suits_keep_the_terminal_default_colour():
+    # Regression: a class named 'black' picked up prompt_toolkit's named colour (fg:#000000),
+    # so clubs and spades vanished on a dark terminal.
+    raw = run_on_vt100("quit" + ENTER)
+    for card in ("A♣", "4♠", "2♣", "8♣"):
+        assert colour_codes("\x1b[" + card_sgr(raw, card) + "m") == set(), card
+
+
+def test_no_style_class_is_overridden_by_prompt_toolkit_defaults():
+    # Every class of the layout means what render.STYLE says once merged with prompt_toolkit's
+    # default UI style (as print_formatted_text and the prompt merge it).
+    ours = Style.from_dict(STYLE)
+    merged = merge_styles([default_ui_style(), PROMPT_STYLE])
+    for name in STYLE:
+        assert merged.get_attrs_for_style_str(f"class:{name}") == ours.get_attrs_for_style_str(f"class:{name}"), name
+
+
+def test_no_colour_when_the_output_has_one_bit():
+    # NO_COLOR reaches the shell as a 1-bit colour depth, through the output prompt_toolkit makes
+    # for the terminal (tests/test_pty.py checks that end to end); the shell must add none of its own.
+    raw = run_on_vt100("d" + ENTER + "w f2" + ENTER + "quit" + ENTER, depth=ColorDepth.DEPTH_1_BIT)
+    assert "J♦" in raw and "2♥" in raw and "foundation 2 needs" in raw
+    assert colour_codes(raw) == set()
+
+
+def test_colour_by_default():
+    raw = run_on_vt100("quit" + ENTER, depth=None)
+    assert colour_codes(raw)
+
+
+# --- the toolbar ---------------------------------------------------------------------------
+
+
+def toolbar_text(shell: Shell) -> str:
+    return "".join(t for _, t in shell.toolbar())
+
+
+def test_toolbar_shows_deal_pass_moves_and_cards_to_build():
+    s = session(31999)
+    with create_pipe_input() as pipe:
+        shell = Shell(s, input=pipe, output=DummyOutput(), history=InMemoryHistory())
+        text = toolbar_text(shell)
+        assert "31999" in text and "pass 1 of 3" in text and "0 moves" in text and "44 to build" in text
+        s.play(DEAL)
+        text = toolbar_text(shell)
+        assert "1 move" in text and "44 to build" in text
+
+
+def test_toolbar_follows_the_game_through_the_shell():
+    s = session(1)
+    texts = []
+    with create_pipe_input() as pipe:
+        shell = Shell(s, input=pipe, output=DummyOutput(), history=InMemoryHistory())
+        shell.print = lambda fragments: texts.append(toolbar_text(shell))
+        pipe.send_text(";".join(["d"] * 44) + "; redeal" + ENTER + "quit" + ENTER)
+        shell.run()
+    last = texts[-1]
+    assert "deal 1" in last
+    assert "pass 2 of 3" in last
+    assert "45 moves" in last
+    built = sum(len(f) - 1 for f in s.state.foundations)
+    assert f"{44 - built} to build" in last
+
+
+def test_toolbar_with_unlimited_redeals():
+    with create_pipe_input() as pipe:
+        shell = Shell(session(redeals=None), input=pipe, output=DummyOutput(), history=InMemoryHistory())
+        assert "pass 1" in toolbar_text(shell)
+
+
+# --- completion ----------------------------------------------------------------------------
+
+
+def complete(text: str, s: Session | None = None) -> list[str]:
+    completer = ShellCompleter(s or session())
+    doc = Document(text, len(text))
+    return [c.text for c in completer.get_completions(doc, CompleteEvent(completion_requested=True))]
+
+
+def completed(text: str, s: Session | None = None) -> list[str]:
+    """The whole words the completions produce (the prefix typed plus what is inserted)."""
+    completer = ShellCompleter(s or session())
+    doc = Document(text, len(text))
+    out = []
+    for c in completer.get_completions(doc, CompleteEvent(completion_requested=True)):
+        out.append(text[: len(text) + c.start_position] + c.text)
+    return out
+
+
+def test_completes_command_names():
+    assert completed("he") == ["help"]
+    assert completed("HE") == ["help"]
+    assert "restart" in completed("re") and "redeal" in completed("re") and "redo" in completed("re")
+    assert completed("xyz") == []
+
+
+def test_every_command_name_completes():
+    for name in REGISTRY:
+        assert name in complete(""), name
+        assert name in complete(name[0]), name
+
+
+def test_completes_foundations_after_w():
+    assert complete("w ") == ["f1", "f2", "f3", "f4"]
+    assert complete("w f") == ["f1", "f2", "f3", "f4"]
+    assert completed("w f2") == ["w f2"]
+
+
+def test_completes_play_after_solve():
+    assert complete("solve ") == ["play"]
+    assert complete("solve p") == ["play"]
+
+
+def test_completes_command_names_after_help():
+    assert completed("help un") == ["help undo"]
+    assert "quit" in complete("help ")
+
+
+def test_completes_after_a_semicolon():
+    assert completed("d; he") == ["d; help"]
+    assert completed("d;he") == ["d;help"]
+    assert complete("d; d; w ") == ["f1", "f2", "f3", "f4"]
+    assert complete("w f1; solve ") == ["play"]
+
+
+def test_nothing_to_complete_after_an_unknown_word():
+    assert complete("frob ") == []
+
+
+def test_completes_paths_after_save_and_load(tmp_path):
+    (tmp_path / "game-one.txt").write_text("x")
+    (tmp_path / "games").mkdir()
+    (tmp_path / "other.txt").write_text("x")
+    for cmd in ("save", "load", "d; load"):
+        words = completed(f"{cmd} {tmp_path}/ga")
+        assert sorted(words) == sorted([f"{cmd} {tmp_path}/game-one.txt", f"{cmd} {tmp_path}/games"]), words
+
+
+def test_completes_files_in_the_current_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "saved.txt").write_text("x")
+    assert completed("save sa") == ["save saved.txt"]
+
+
+# --- history -------------------------------------------------------------------------------
+
+
+def test_history_goes_to_xdg_state_home(tmp_path, monkeypatch):
+    state = tmp_path / "state" / "deeper"  # created when missing
+    monkeypatch.setenv("XDG_STATE_HOME", str(state))
+    s = session()
+    with create_pipe_input() as pipe:
+        shell = Shell(s, input=pipe, output=DummyOutput())
+        shell.print = lambda fragments: None
+        pipe.send_text("d" + ENTER + "w f2" + ENTER + "quit" + ENTER)
+        assert shell.run() == 0
+    history = state / "musical" / "history"
+    assert history.is_file()
+    entries = [ln[1:] for ln in history.read_text(encoding="utf-8").splitlines() if ln.startswith("+")]
+    assert entries == ["d", "w f2", "quit"]
+
+
+def test_history_is_read_back_by_the_next_shell(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    with create_pipe_input() as pipe:
+        shell = Shell(session(), input=pipe, output=DummyOutput())
+        shell.print = lambda fragments: None
+        pipe.send_text("d; d; d" + ENTER + "quit" + ENTER)
+        shell.run()
+    s = session()
+    with create_pipe_input() as pipe:
+        shell = Shell(s, input=pipe, output=DummyOutput())
+        shell.print = lambda fragments: None
+        pipe.send_text("\x1b[A\x1b[A" + ENTER + "quit" + ENTER)  # up, up: the 'd; d; d' line
+        shell.run()
+    assert [str(m) for m in s.moves] == ["d", "d", "d"]
+
+
+def test_an_unwritable_state_directory_does_not_stop_play(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    monkeypatch.setenv("XDG_STATE_HOME", str(blocker))
+    s = session()
+    with create_pipe_input() as pipe:
+        shell = Shell(s, input=pipe, output=DummyOutput())
+        shell.print = lambda fragments: None
+        pipe.send_text("d" + ENTER + "quit" + ENTER)
+        assert shell.run() == 0
+    assert s.moves == [DEAL]
