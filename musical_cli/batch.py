@@ -49,7 +49,8 @@ def summary(session: Session) -> str:
     n = len(session.moves)
     if session.outcome() is Outcome.WON:
         return f"won in {plural(n, 'move')}"
-    return f"legal, not won: after {plural(n, 'move')}, {session.game.cards_to_build(session.state)} cards still to build"
+    left = session.game.cards_to_build(session.state)
+    return f"legal, not won: after {plural(n, 'move')}, {plural(left, 'card')} still to build"
 
 
 def run_batch(lines: Iterable[str], session: Session, out: TextIO, err: TextIO, given: Given | None = None) -> int:
@@ -62,8 +63,9 @@ def run_batch(lines: Iterable[str], session: Session, out: TextIO, err: TextIO, 
 
     if numbered and looks_like_transcript(numbered[0][1]):
         try:
+            first = numbered[0][0]
             header, numbered = read_header(numbered)
-            record = start_from_header(header, numbered[0][0] if numbered else 1)
+            record = start_from_header(header, first, numbered[0][0] if numbered else None)
         except TranscriptError as e:
             err.write(e.text(session.ascii) + "\n")
             return EXIT_INVALID

@@ -90,7 +90,7 @@ class Calculation(Game):
         if unknown:
             raise RulesError(f"Calculation has no rule option {unknown[0]!r}; it has: piles, bases")
         piles = options.get("piles", "4").strip()
-        if not piles.isdigit():
+        if not (piles.isascii() and piles.isdigit()):
             raise RulesError(f"piles must be 3 or 4; not {piles!r}")
         return CalculationRules(int(piles), _yes_no(options.get("bases", "yes"), "bases"))
 

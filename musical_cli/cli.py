@@ -232,23 +232,24 @@ def _read_transcript(path: str):
         return e
 
 
-def _verdict(t) -> tuple[int, str, dict[str, Any]]:
+def _verdict(t, ascii: bool = False) -> tuple[int, str, dict[str, Any]]:
     from .transcript import TranscriptError
 
     if isinstance(t, TranscriptError):
-        return EXIT_INVALID, t.text(), {"result": "invalid", "moves": t.moves, "line": t.line, "reason": t.text()}
+        text = t.text(ascii)
+        return EXIT_INVALID, text, {"result": "invalid", "moves": t.moves, "line": t.line, "reason": text}
     n = len(t.record.moves)
     if t.record.game.outcome(t.final) is Outcome.WON:
         text = f"won in {plural(n, 'move')}"
         return EXIT_WON, text, {"result": "won", "moves": n, "line": None, "reason": text}
     left = t.record.game.cards_to_build(t.final)
-    text = f"legal, not won: after {plural(n, 'move')}, {left} cards still to build"
+    text = f"legal, not won: after {plural(n, 'move')}, {plural(left, 'card')} still to build"
     return EXIT_NOT_WON, text, {"result": "not-won", "moves": n, "line": None, "reason": text}
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     t = _read_transcript(args.file)
-    status, text, record = _verdict(t)
+    status, text, record = _verdict(t, _ascii(args, sys.stdout))
     if args.json:
         print(json.dumps(record, ensure_ascii=False))
     else:
@@ -262,11 +263,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from .transcript import TranscriptError
 
     t = _read_transcript(args.file)
-    status, text, _ = _verdict(t)
+    ascii = _ascii(args, sys.stdout)
+    status, text, _ = _verdict(t, ascii)
     if isinstance(t, TranscriptError):
         print(f"{args.file}: {text}" if args.file != "-" else text, file=sys.stderr)
         return status
-    ascii = _ascii(args, sys.stdout)
     record = t.record
     step = sys.stdout.isatty() and sys.stdin.isatty() and args.file != "-"
     if step:

@@ -29,8 +29,15 @@ def atomic_write(path: Path, text: str) -> None:
     a temporary file in the same directory (so the rename stays on one file system), flushed and
     synced, then renamed over the target."""
     path = Path(path)
+    try:
+        mode = os.stat(path).st_mode & 0o7777  # an overwritten file keeps its permissions
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask  # mkstemp's 0600 would make a shared transcript private
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
             f.flush()

@@ -50,7 +50,7 @@ def parse_redeals(text: str) -> int | None:
     t = text.strip().lower()
     if t in ("unlimited", "inf", "infinite"):
         return None
-    if t.isdigit():
+    if t.isascii() and t.isdigit():  # not just isdigit(): "²" is a digit that int() refuses
         return int(t)
     raise RulesError(f"redeals must be a whole number from 0 up, or 'unlimited'; not {text!r}")
 

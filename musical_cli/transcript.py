@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .deals import DealNumber
-from .game import Game, IllegalMove, Outcome, RulesError
+from .game import Game, IllegalMove, Outcome
 from .games import GAMES, game_named
 from .moves import Move
 from .notation import parse
@@ -117,7 +117,7 @@ def decode(data: bytes) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
+        line = e.object[: e.start].count(b"\n") + 1  # e.object: the data after any BOM
         raise TranscriptError(line, "this is not UTF-8 text; a transcript is a text file") from None
 
 
@@ -167,8 +167,9 @@ def read_header(lines: Iterable[tuple[int, str]], first: int | None = None) -> t
     return header, rest
 
 
-def start_from_header(header: Header, first_line: int = 1) -> GameRecord:
-    """The record's start (no moves) that a header describes."""
+def start_from_header(header: Header, first_line: int = 1, end_line: int | None = None) -> GameRecord:
+    """The record's start (no moves) that a header describes. ``end_line`` is the first line
+    after the header: a missing key is reported there, where it should have been."""
     fmt_line = header.lines.get("format")
     if fmt_line is None:
         raise TranscriptError(first_line, f"this is not a transcript: it must begin "
@@ -184,7 +185,8 @@ def start_from_header(header: Header, first_line: int = 1) -> GameRecord:
                                         f"(it reads version {FORMAT_VERSION})")
     for key in ("game", "deal"):
         if key not in header.values:
-            raise TranscriptError(fmt_line, f"the header has no '{key}:' line")
+            where = end_line if end_line is not None else max(header.lines.values())
+            raise TranscriptError(where, f"the header has no '{key}:' line; it must come before the moves")
     try:
         game = game_named(header.values["game"])
     except KeyError:
@@ -197,7 +199,7 @@ def start_from_header(header: Header, first_line: int = 1) -> GameRecord:
     options = {k: v for k, v in header.values.items() if k not in ("format", "game", "deal")}
     try:
         rules = game.rules_from_options(options)
-    except RulesError as e:
+    except ValueError as e:  # RulesError, or any other refusal of a value
         bad = next((k for k in options if k not in game.rules_options(game.default_rules())), None)
         line = header.lines[bad] if bad else min((header.lines[k] for k in options), default=fmt_line)
         raise TranscriptError(line, str(e)) from None
@@ -220,7 +222,7 @@ def read_transcript(text: str) -> Transcript:
     if not lines:
         raise TranscriptError(None, "the transcript is empty")
     header, rest = read_header(lines)
-    record = start_from_header(header, lines[0][0])
+    record = start_from_header(header, lines[0][0], rest[0][0] if rest else None)
     game = record.game
     state = record.start()
     moves: list[Move] = []
