@@ -125,6 +125,16 @@ class Session:
             taken += count
         return taken
 
+    def steps_back(self, moves: int) -> int:
+        """How many undo steps take back at least ``moves`` moves."""
+        taken = steps = 0
+        for count in reversed(self.steps):
+            if taken >= moves:
+                break
+            taken += count
+            steps += 1
+        return steps
+
     def redo(self, n: int = 1) -> int:
         done = 0
         while done < n and self.undone:
@@ -349,7 +359,7 @@ def _undo_to_winnable(session: Session) -> int | None:
         mid = (lo + hi) // 2
         left = deadline - time.monotonic()
         if left <= 0:
-            return -1 if best is None else last - best
+            return -1 if best is None else session.steps_back(last - best)
         result = _solve(session, session.states[mid], min(HINT_BUDGET, left)).result
         if result == "won":
             best, lo = mid, mid + 1
@@ -360,8 +370,8 @@ def _undo_to_winnable(session: Session) -> int | None:
                 return -1
             hi = mid
     if best is None:
-        return None
-    return last - best
+        return None  # the last probe was the start itself, proven lost
+    return session.steps_back(last - best)
 
 
 @command("solve", "solve [play]", "show a winning line from here, or play it with 'solve play'",
