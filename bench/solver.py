@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""Solver benchmark: the Targets of issue 5.
+
+Prints, for each configuration run: won / lost / unknown counts, whether all were decided, the
+greedy and solver win rates, time per deal (median, 90th percentile, max, total wall time),
+and the peak resident memory (this process and its worker processes); then "hint" timing:
+solve time on positions from real games (random legal prefixes) at 2 redeals.
+
+    python bench/solver.py                  # moderate default run (a few minutes at most)
+    python bench/solver.py --full           # every target: 2/0/1 redeals on deals 1-1000 (long)
+    python bench/solver.py --range 1-1000 --redeals 1 --budget 10 --workers 2
+    python bench/solver.py --hints 200 --no-deals
+
+Targets (issue 5): 2 redeals, deals 1-200 all decided in under 5 s in total on one worker;
+deals 1-1000 all decided with the default budget at 2 and 0 redeals; at least 90% decided at 1
+redeal with a 10 s budget; hints under a second; under 500 MB resident.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import signal
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from musical_cli.deals import DealNumber, parse_deal_range  # noqa: E402
+from musical_cli.moves import Transfer  # noqa: E402
+from musical_cli.musical import MUSICAL, MusicalRules, parse_redeals  # noqa: E402
+from musical_cli.solver import solve  # noqa: E402
+from musical_cli.stats import StatsReport, percentile, run_stats  # noqa: E402
+
+VERBOSE = False
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
+def peak_rss_mb() -> tuple[float, float]:
+    """Peak resident set size in MB: this process, and the largest of its finished children."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return own, children
+
+
+def pct(a: int, b: int) -> str:
+    return f"{100 * a / b:5.1f}%" if b else "   - "
+
+
+def report(title: str, rep: StatsReport, wanted: int) -> None:
+    n = rep.deals
+    decided = rep.won + rep.lost
+    print(f"\n== {title}")
+    print(f"   deals {n}{' (interrupted)' if rep.interrupted else ''}; redeals {rep.to_json()['redeals']}")
+    print(f"   won {rep.won} ({pct(rep.won, n)})  lost {rep.lost} ({pct(rep.lost, n)})  "
+          f"unknown {rep.unknown} ({pct(rep.unknown, n)})  -> decided {decided}/{n} ({pct(decided, n)})"
+          f"{'  ALL DECIDED' if decided == n == wanted else ''}")
+    print(f"   win rate: solver {pct(rep.won, n)} (at least; unknowns not counted), "
+          f"greedy {rep.greedy_won} ({pct(rep.greedy_won, n)})")
+    print(f"   time per deal: median {rep.median:.3f} s, p90 {rep.p90:.3f} s, max {rep.max:.3f} s; "
+          f"total {rep.seconds_total:.2f} s wall, {sum(r.seconds for r in rep.results):.2f} s summed")
+    slow = sorted(rep.results, key=lambda r: -r.seconds)[:5]
+    print("   slowest: " + ", ".join(f"{r.deal} ({r.result}, {r.seconds:.2f} s)" for r in slow))
+    unknown = [r.deal for r in rep.results if r.result == "unknown"]
+    if unknown:
+        print(f"   unknown: {' '.join(unknown)}")
+    own, children = peak_rss_mb()
+    print(f"   peak RSS so far: this process {own:.0f} MB, largest worker {children:.0f} MB")
+    sys.stdout.flush()
+
+
+def run_deals(deals: list[DealNumber], redeals: int | None, budget: float | None, workers: int | None,
+              title: str) -> StatsReport:
+    done = [0]
+    start = time.perf_counter()
+
+    def tick(result) -> None:
+        done[0] += 1
+        if VERBOSE:
+            print(f"{result.deal} {result.result} {result.seconds:.2f}s nodes={result.nodes} "
+                  f"greedy={'won' if result.greedy_won else 'lost'}", file=sys.stderr, flush=True)
+        elif sys.stderr.isatty():
+            print(f"\r   {done[0]}/{len(deals)}  {time.perf_counter() - start:.0f} s", end="",
+                  file=sys.stderr, flush=True)
+
+    rep = run_stats(deals, MusicalRules(redeals), workers=workers, budget=budget, on_result=tick)
+    if sys.stderr.isatty():
+        print("\r" + " " * 40 + "\r", end="", file=sys.stderr)
+    report(title, rep, len(deals))
+    return rep
+
+
+def random_prefix(n: int, rng: random.Random, redeals: int | None = 2):
+    """A position from a real game: a random legal prefix (mostly plays when one is legal,
+    as a player would), of random length."""
+    state = MUSICAL.opening(DealNumber(n), MusicalRules(redeals))
+    for _ in range(rng.randint(0, 140)):
+        legal = MUSICAL.legal_moves(state)
+        if not legal:
+            break
+        plays = [m for m in legal if isinstance(m, Transfer)]
+        state = MUSICAL.apply(state, rng.choice(plays) if plays and rng.random() < 0.7 else rng.choice(legal))
+    return state
+
+
+def hints(count: int, budget: float | None, seed: int = 5) -> None:
+    rng = random.Random(seed)
+    times: list[float] = []
+    results: dict[str, int] = {}
+    for k in range(count):
+        state = random_prefix(1 + k % 1000, rng)
+        got = solve(MUSICAL, state, budget)
+        times.append(got.seconds)
+        results[got.result] = results.get(got.result, 0) + 1
+    over = sum(t >= 1.0 for t in times)
+    print(f"\n== hint timing: {count} positions from real games (random legal prefixes), 2 redeals, "
+          f"budget {budget} s")
+    print(f"   results {results}")
+    print(f"   solve time: median {statistics.median(times):.4f} s, p90 {percentile(times, 0.9):.4f} s, "
+          f"max {max(times):.3f} s; {over} of {count} took a second or more")
+    own, children = peak_rss_mb()
+    print(f"   peak RSS so far: this process {own:.0f} MB, largest worker {children:.0f} MB")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--range", dest="ranges", action="append", help="deals, N or A-B (repeatable)")
+    ap.add_argument("--redeals", action="append", help="redeal count(s): 0, 1, 2, unlimited (repeatable)")
+    ap.add_argument("--budget", type=float, default=10.0, help="seconds per deal (default 10)")
+    ap.add_argument("--workers", type=int, default=None, help="worker processes (default: one per core)")
+    ap.add_argument("--hints", type=int, default=None, help="number of hint positions to time")
+    ap.add_argument("--no-deals", action="store_true", help="only the hint timing")
+    ap.add_argument("--full", action="store_true", help="all targets on deals 1-1000 (long)")
+    ap.add_argument("--verbose", action="store_true", help="one line per deal on stderr as it finishes")
+    args = ap.parse_args(argv)
+    global VERBOSE
+    VERBOSE = args.verbose
+    # Started in the background (nohup ... &), a shell leaves SIGINT ignored: make kill -INT (and
+    # kill -TERM) stop the run early with the report of what finished, as Ctrl-C does.
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _interrupt)
+
+    print(f"solver benchmark; python {sys.version.split()[0]}")
+    if not args.no_deals:
+        if args.ranges or args.redeals:
+            deals = [d for r in (args.ranges or ["1-200"]) for d in parse_deal_range(r)]
+            for text in args.redeals or ["2"]:
+                k = parse_redeals(text)
+                run_deals(deals, k, args.budget, args.workers,
+                          f"{len(deals)} deals, redeals {text}, budget {args.budget} s, "
+                          f"workers {args.workers or 'one per core'}")
+        else:
+            first = parse_deal_range("1-200")
+            rep = run_deals(first, 2, args.budget, 1, "target: 2 redeals, deals 1-200, one worker")
+            ok = rep.won + rep.lost == rep.deals and rep.seconds_total < 5
+            print(f"   target (all decided, under 5 s total): {'met' if ok else 'NOT met'}")
+            if args.full:
+                thousand = parse_deal_range("1-1000")
+                for k in (2, 0, 1):
+                    run_deals(thousand, k, args.budget, args.workers,
+                              f"target: {k} redeals, deals 1-1000, budget {args.budget} s")
+            else:
+                run_deals(first, 0, args.budget, args.workers, "0 redeals, deals 1-200")
+    count = args.hints if args.hints is not None else (200 if args.full else 60)
+    if count:
+        hints(count, args.budget)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,98 @@
+"""run_stats: counts and the JSON shape, in-process and with a pool, and Ctrl-C."""
+
+from __future__ import annotations
+
+import pytest
+
+from musical_cli.deals import DealNumber, parse_deal_range
+from musical_cli.musical import MusicalRules
+from musical_cli.stats import DealResult, StatsReport, percentile, run_stats
+
+DEALS = parse_deal_range("1-10")
+
+
+def check_report(rep: StatsReport, n: int, redeals) -> None:
+    assert rep.deals == n == len(rep.results)
+    assert rep.won + rep.lost + rep.unknown == n
+    assert rep.greedy_won <= rep.won
+    data = rep.to_json()
+    assert list(data) == ["deals", "redeals", "won", "lost", "unknown", "greedy_won", "seconds"]
+    assert list(data["seconds"]) == ["total", "median", "p90", "max"]
+    assert data["deals"] == n
+    assert data["redeals"] == ("unlimited" if redeals is None else redeals)
+    assert (data["won"], data["lost"], data["unknown"], data["greedy_won"]) == (
+        rep.won, rep.lost, rep.unknown, rep.greedy_won)
+    assert all(isinstance(v, (int, float)) and v >= 0 for v in data["seconds"].values())
+    assert data["seconds"]["median"] <= data["seconds"]["p90"] <= data["seconds"]["max"]
+    assert [r.deal for r in rep.results] == [str(d.number) for d in DEALS[:n]]
+    assert all(isinstance(r, DealResult) and r.result in ("won", "lost", "unknown") for r in rep.results)
+    assert not rep.interrupted
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_two_redeals(workers):
+    seen = []
+    rep = run_stats(DEALS, MusicalRules(2), workers=workers, budget=30, on_result=seen.append)
+    check_report(rep, 10, 2)
+    assert rep.won == 10  # deals 1-10 are all won with two redeals
+    assert sorted(r.deal for r in seen) == sorted(str(n) for n in range(1, 11))
+    assert 0 < rep.greedy_won < 10
+
+
+def test_zero_and_unlimited_redeals():
+    rep = run_stats(DEALS[:5], MusicalRules(0), workers=2, budget=30)
+    check_report(rep, 5, 0)
+    assert rep.lost == 5
+    rep = run_stats(DEALS[:5], MusicalRules(None), workers=1, budget=30)
+    check_report(rep, 5, None)
+    assert rep.won == 5 and rep.to_json()["redeals"] == "unlimited"
+
+
+def test_budget_unknown_is_counted():
+    # deal 2 with one redeal is far beyond a 10 ms budget
+    rep = run_stats([DealNumber(2)], MusicalRules(1), workers=1, budget=0.01)
+    assert (rep.won, rep.lost, rep.unknown) == (0, 0, 1)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_interrupt_reports_what_finished(workers):
+    seen = []
+
+    def on_result(result):
+        seen.append(result)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    deals = parse_deal_range("1-40")
+    rep = run_stats(deals, MusicalRules(2), workers=workers, budget=30, on_result=on_result)
+    assert rep.interrupted
+    assert 2 <= rep.deals < 40
+    assert rep.won + rep.lost + rep.unknown == rep.deals == len(rep.results)
+
+
+def test_percentile():
+    assert percentile([], 0.9) == 0.0
+    assert percentile([3.0], 0.9) == 3.0
+    values = [float(v) for v in range(1, 11)]
+    assert percentile(values, 0.9) == 9.0
+    assert percentile(values, 0.5) == 5.0
+    assert percentile(values, 1.0) == 10.0
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_while_solving_long_deals(workers):
+    """A real SIGINT while the workers are deep in hard deals: the run stops early (the workers
+    give up their deal at their next progress check) and reports what finished."""
+    import os
+    import signal
+    import threading
+
+    hard = [DealNumber(n) for n in (2, 16, 26, 46)]  # one redeal: seconds of search each
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        rep = run_stats(hard, MusicalRules(1), workers=workers, budget=60)
+    finally:
+        timer.cancel()
+    assert rep.interrupted
+    assert rep.deals == len(rep.results) < len(hard)
