@@ -81,6 +81,7 @@ class Calculation(Game):
     name = "calculation"
     title = "Calculation"
     auto_turn = True
+    hint_is_blind = True
 
     def default_rules(self) -> CalculationRules:
         return CalculationRules()

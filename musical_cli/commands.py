@@ -324,12 +324,21 @@ def _solve(session: Session, state: Any, budget: float):
 
 
 @command("hint", "hint", "the next move of a winning line from here",
-         details="The solver sees the whole stock (a player has seen it after the first pass). "
-                 "When no win is left it says how many moves to undo to get back to one.")
+         details="In Musical the solver sees the whole stock (a player has seen it after the first "
+                 "pass); when no win is left it says how many moves to undo to get back to one. "
+                 "In Calculation the hint never reads the stock: it comes from a player that knows "
+                 "only the cards seen.")
 def _hint(session: Session, args: list[str]) -> Reply:
     _no_args(args, "hint")
     if session.outcome() is Outcome.WON:
         return Reply().say("the game is won; nothing to hint")
+    if session.game.hint_is_blind:
+        from .solver import blind_hint
+
+        move = blind_hint(session.game, session.state)
+        if move is None:
+            return Reply().say("no move is left: 'undo' to go back", "bad")
+        return Reply().say(f"hint: {move}  (from what you can see; the stock stays hidden)", "hint")
     solution = _solve(session, session.state, HINT_BUDGET)
     if solution.result == "won":
         return Reply().say(f"hint: {solution.moves[0]}  (a win in {plural(len(solution.moves), 'more move')})",

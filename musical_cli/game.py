@@ -65,6 +65,9 @@ class Game(ABC):
     # Whether the next card is turned up by itself once the waste card is placed (as PySolFC
     # does for Calculation); the interactive shell follows it, records and transcripts do not.
     auto_turn: bool = False
+    # Whether hints must come from a player who cannot see the stock below its top card. In
+    # Musical the whole stock has been seen after the first pass; in Calculation it never is.
+    hint_is_blind: bool = False
 
     # --- rules -----------------------------------------------------------------------------
     @abstractmethod

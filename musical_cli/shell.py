@@ -130,6 +130,11 @@ class Shell:
                 self._end_progress()
                 self.print(line(error_text(e, s.ascii), "error"))
                 continue
+            except Exception as e:  # a bug must not cost the player the game in hand
+                self._end_progress()
+                self.print(line(f"internal error: {type(e).__name__}: {e} (please report it); "
+                                "the game goes on", "error"))
+                continue
             self._end_progress()
             self.print(reply.out)
             if reply.show:

@@ -96,6 +96,14 @@ def solve(game: Game, state, budget: float | None = 10.0,
     return Solution(result, moves, nodes, time.perf_counter() - start)
 
 
+def blind_hint(game: Game, state):
+    """The next move of a player who sees only what the player sees, for games whose hint must
+    not read the stock (``game.hint_is_blind``); None when the game is over."""
+    from .blind import hint_calculation
+
+    return hint_calculation(state)
+
+
 def greedy_wins(game: Game, state) -> bool:
     """The greedy strategy: play the waste top to the lowest-numbered foundation that takes it,
     else deal, else redeal. True if it wins. (Musical only.)"""
@@ -144,6 +152,12 @@ def safe_moves(game: Game, state, budget: float | None = 1.0) -> tuple[Move, ...
     Empty when nothing is provably safe.
     """
     _searcher(game)
+    if game.hint_is_blind:
+        # The player cannot see this game's stock: safety is argued from the visible cards only,
+        # so that auto gives nothing away (blind.safe_calculation_moves).
+        from .blind import safe_calculation_moves
+
+        return safe_calculation_moves(state)
     deadline = None if budget is None else time.perf_counter() + budget
     out: list[Move] = []
     while game.outcome(state) is Outcome.IN_PLAY and len(out) < 5_000:

@@ -1,0 +1,147 @@
+"""The blind Calculation player: it never reads an unseen card, it is reproducible, and its
+``auto`` moves are safe."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from musical_cli.blind import (
+    blind_move,
+    blind_play,
+    heuristic_move,
+    hint_calculation,
+    safe_calculation_moves,
+    view_of,
+)
+from musical_cli.calculation import CALCULATION, CalculationRules, CalculationState
+from musical_cli.deals import DealNumber
+from musical_cli.game import Outcome
+from musical_cli.moves import DEAL, Transfer
+from musical_cli.solve_calculation import solve_calculation
+
+
+def opening(n: int, rules: CalculationRules | None = None) -> CalculationState:
+    return CALCULATION.opening(DealNumber(n), rules)
+
+
+def positions(n: int, every: int, rules: CalculationRules | None = None) -> list[CalculationState]:
+    """Positions of deal n reached by the placing heuristic, one every ``every`` moves."""
+    state = opening(n, rules)
+    out = []
+    i = 0
+    while CALCULATION.outcome(state) is Outcome.IN_PLAY:
+        if i % every == 0:
+            out.append(state)
+        state = CALCULATION.apply(state, heuristic_move(view_of(state)))
+        i += 1
+    return out
+
+
+def reshuffled(state: CalculationState, rng: random.Random) -> CalculationState:
+    """The same visible cards, the unseen stock in another order."""
+    stock = list(state.stock)
+    rng.shuffle(stock)
+    return CalculationState(state.rules, state.foundations, tuple(stock), state.waste, state.piles)
+
+
+# --- it never reads an unseen card -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n, rules", [(1, None), (6, None), (9, CalculationRules(3)), (13, CalculationRules(4, False))])
+def test_the_blind_player_never_reads_an_unseen_card(n, rules):
+    rng = random.Random(n)
+    checked = 0
+    for state in positions(n, 7, rules):
+        if len(state.stock) < 2:
+            continue
+        move = blind_move(state, seed=3, rollouts=6)
+        for _ in range(3):
+            other = reshuffled(state, rng)
+            if other.stock == state.stock:
+                continue
+            assert blind_move(other, seed=3, rollouts=6) == move
+            checked += 1
+    assert checked >= 10
+
+
+def test_the_view_holds_no_stock_order():
+    state = positions(2, 30)[1]
+    v = view_of(state)
+    other = reshuffled(state, random.Random(1))
+    assert other.stock != state.stock and view_of(other) == v
+    assert v.stock == len(state.stock) == sum(v.unseen)
+
+
+def test_it_turns_a_card_whenever_the_waste_is_empty():
+    for state in positions(3, 5):
+        if not state.waste and state.stock:
+            assert blind_move(state, rollouts=4) == DEAL
+
+
+# --- reproducible ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [4, 8])
+def test_blind_play_is_reproducible(n):
+    state = opening(n)
+    first = blind_play(state, seed=1, rollouts=4)
+    again = blind_play(state, seed=1, rollouts=4)
+    assert first == again
+    won, moves = first
+    final = CALCULATION.play(state, moves)
+    assert CALCULATION.outcome(final) is (Outcome.WON if won else Outcome.LOST)
+
+
+def test_hint_is_legal_and_none_when_over():
+    for state in positions(5, 11):
+        move = hint_calculation(state)
+        assert move in CALCULATION.legal_moves(state)
+    state = opening(4)
+    result, line, _ = solve_calculation(state, 10)
+    assert result == "won"
+    assert hint_calculation(CALCULATION.play(state, line)) is None
+
+
+# --- auto --------------------------------------------------------------------------------------------------
+
+
+def test_safe_moves_are_legal_and_keep_a_won_position_won():
+    for n in (2, 4, 8, 12):
+        state = opening(n)
+        result, line, _ = solve_calculation(state, 20)
+        assert result == "won"
+        for i in range(0, len(line), 9):
+            here = CALCULATION.play(state, line[:i])
+            safe = safe_calculation_moves(here)
+            after = CALCULATION.play(here, safe)  # legal, in order
+            if safe:
+                got, again, _ = solve_calculation(after, 20)
+                assert got == "won", (n, i, safe)
+
+
+def test_safe_moves_play_the_last_copy_and_never_a_contested_card():
+    state = opening(4)
+    result, line, _ = solve_calculation(state, 10)
+    # Along the line, every safe play is of a rank no other foundation could still want.
+    for i in range(len(line)):
+        here = CALCULATION.play(state, line[:i])
+        for move in safe_calculation_moves(here)[:1]:
+            if isinstance(move, Transfer) and len(CALCULATION.legal_moves(here)) > 1:
+                card = here.waste[-1] if move.source.kind == "w" else here.piles[move.source.index - 1][-1]
+                needing = [f for f in range(1, 5) if here.needs(f) is not None
+                           and card.rank in _still_needed(here, f)]
+                assert all(here.needs(f) == card.rank for f in needing)
+
+
+def _still_needed(state: CalculationState, f: int) -> tuple[int, ...]:
+    from musical_cli.calculation import SEQUENCES
+
+    return SEQUENCES[f - 1][len(state.foundations[f - 1]):]
+
+
+def test_no_safe_move_when_a_choice_is_needed():
+    state = CALCULATION.apply(opening(1), DEAL)  # J♦ turned: four empty piles, no foundation
+    assert safe_calculation_moves(state) == ()
+    assert safe_calculation_moves(opening(1)) == (DEAL,)
