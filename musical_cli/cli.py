@@ -116,6 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="parallel processes (default: one per core)")
     p.add_argument("--budget", metavar="SECONDS", type=_positive_float, default=10.0,
                    help="per deal, before it counts as unknown (default 10)")
+    p.add_argument("--player", choices=("solver", "blind"), default="solver",
+                   help="Calculation: 'solver' sees the stock order (default); 'blind' plays each "
+                        "deal seeing only what a player sees")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     _add_rules(p)
     return parser
@@ -330,8 +333,12 @@ def cmd_stats(args: argparse.Namespace) -> int:
     rules, _ = _rules(game, args)
     if args.workers is not None and args.workers < 1:
         raise UsageError("--workers must be 1 or more")
+    if args.player == "blind" and not game.hint_is_blind:
+        raise UsageError(f"--player blind is for games whose stock stays hidden; {game.title}'s "
+                         "is seen after the first pass")
     deals = [d for group in args.deals for d in group]
-    run = partial(run_stats, deals, rules, workers=args.workers, budget=args.budget, game=game)
+    run = partial(run_stats, deals, rules, workers=args.workers, budget=args.budget, game=game,
+                  player=args.player)
     if sys.stderr.isatty():
         # prompt_toolkit's bar on the terminal; Ctrl-C in it interrupts the main thread, and
         # run_stats then reports what finished.
@@ -353,12 +360,15 @@ def cmd_stats(args: argparse.Namespace) -> int:
         def pct(k: int) -> str:
             return f"{k:>6} ({100 * k / n:5.1f}%)"
 
-        print(f"{game.title}, {rd}, {plural(report.deals, 'deal')}"
+        who = "" if args.player == "solver" else f", played by the {args.player} player"
+        print(f"{game.title}, {rd}{who}, {plural(report.deals, 'deal')}"
               + (" (interrupted: the deals finished so far)" if report.interrupted else ""))
         print(f"  won      {pct(report.won)}")
         print(f"  lost     {pct(report.lost)}")
         print(f"  unknown  {pct(report.unknown)}")
-        print(f"  greedy   {pct(report.greedy_won)}  won by always playing to the lowest foundation that takes a card")
+        if game.name == "musical":
+            print(f"  greedy   {pct(report.greedy_won)}  won by always playing to the lowest foundation "
+                  "that takes a card")
         print(f"  seconds per deal: median {report.median:.3f}, 90th percentile {report.p90:.3f}, "
               f"max {report.max:.3f}; {report.seconds_total:.1f} in all")
     return EXIT_INTERRUPTED if report.interrupted else 0

@@ -38,6 +38,9 @@ class DealResult:
 class StatsReport:
     deals: int
     redeals: int | None
+    game: str = "musical"
+    options: dict[str, str] = field(default_factory=dict)  # the rule options, for other games
+    player: str = "solver"
     won: int = 0
     lost: int = 0
     unknown: int = 0
@@ -50,9 +53,14 @@ class StatsReport:
     interrupted: bool = False
 
     def to_json(self) -> dict:
+        # Musical keeps the shape its issue fixed; another game names itself, its rule options
+        # and the player instead of "redeals".
+        head: dict = {"deals": self.deals, "redeals": "unlimited" if self.redeals is None else self.redeals}
+        if self.game != "musical":
+            head = {"game": self.game, **{k: _json_value(v) for k, v in self.options.items()},
+                    "player": self.player, "deals": self.deals}
         return {
-            "deals": self.deals,
-            "redeals": "unlimited" if self.redeals is None else self.redeals,
+            **head,
             "won": self.won,
             "lost": self.lost,
             "unknown": self.unknown,
@@ -60,6 +68,12 @@ class StatsReport:
             "seconds": {"total": round(self.seconds_total, 3), "median": round(self.median, 3),
                         "p90": round(self.p90, 3), "max": round(self.max, 3)},
         }
+
+
+def _json_value(text: str):
+    if text.isdigit():
+        return int(text)
+    return {"yes": True, "no": False}.get(text, text)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -71,12 +85,23 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[k]
 
 
+PLAYERS = ("solver", "blind")
+
+
 def solve_deal(deal: DealNumber, rules: MusicalRules, budget: float | None,
-               game: Game = MUSICAL, progress: Callable[[int, float], None] | None = None) -> DealResult:
-    """One deal's line in the report."""
+               game: Game = MUSICAL, progress: Callable[[int, float], None] | None = None,
+               player: str = "solver") -> DealResult:
+    """One deal's line in the report. ``player`` "blind" plays the deal with the blind player
+    (games whose hints are blind) instead of solving it: "won" or "lost" is then its result."""
     from .solver import greedy_wins, solve
 
     state = game.opening(deal, rules)
+    if player == "blind":
+        from .blind import blind_play
+
+        start = time.perf_counter()
+        won, moves = blind_play(state)
+        return DealResult(deal.text, "won" if won else "lost", time.perf_counter() - start, len(moves), False)
     solution = solve(game, state, budget, progress)
     try:
         greedy = greedy_wins(game, state)
@@ -104,11 +129,12 @@ def _stop_requested(nodes: int, seconds: float) -> None:
         raise _Cancelled
 
 
-def _pool_task(deal: DealNumber, rules: MusicalRules, budget: float | None, game: Game) -> DealResult | None:
+def _pool_task(deal: DealNumber, rules: MusicalRules, budget: float | None, game: Game,
+               player: str = "solver") -> DealResult | None:
     """In a worker: the deal's result, or None when the parent asked to stop (the solver's
     progress callback, called every 0.15 s or so, notices)."""
     try:
-        return solve_deal(deal, rules, budget, game, _stop_requested)
+        return solve_deal(deal, rules, budget, game, _stop_requested, player)
     except _Cancelled:
         return None
 
@@ -132,7 +158,7 @@ def _summarise(deals: int, rules: MusicalRules, results: list[DealResult], secon
 
 def run_stats(deals: list[DealNumber], rules: MusicalRules, workers: int | None = None,
               budget: float | None = 10.0, on_result: Callable[[DealResult], None] | None = None,
-              game: Game = MUSICAL) -> StatsReport:
+              game: Game = MUSICAL, player: str = "solver") -> StatsReport:
     """Solve every deal; ``report.deals`` counts the deals finished (all of them unless
     interrupted). ``on_result`` is called in this process for each finished deal."""
     if workers is None:
@@ -150,18 +176,21 @@ def run_stats(deals: list[DealNumber], rules: MusicalRules, workers: int | None 
     if workers == 1 or len(deals) <= 1:
         try:
             for deal in deals:
-                finished(solve_deal(deal, rules, budget, game))
+                finished(solve_deal(deal, rules, budget, game, player=player))
         except KeyboardInterrupt:
             interrupted = True
     else:
-        interrupted = _run_pool(deals, rules, workers, budget, game, finished)
+        interrupted = _run_pool(deals, rules, workers, budget, game, finished, player)
     order = {d.text: i for i, d in enumerate(deals)}
     results.sort(key=lambda r: order.get(r.deal, 0))
-    return _summarise(len(results), rules, results, time.perf_counter() - start, interrupted)
+    report = _summarise(len(results), rules, results, time.perf_counter() - start, interrupted)
+    report.game, report.player = game.name, player
+    report.options = game.rules_options(rules)
+    return report
 
 
 def _run_pool(deals: list[DealNumber], rules: MusicalRules, workers: int, budget: float | None,
-              game: Game, finished: Callable[[DealResult], None]) -> bool:
+              game: Game, finished: Callable[[DealResult], None], player: str = "solver") -> bool:
     """Solve in a pool; True when interrupted by Ctrl-C. On Ctrl-C the pending deals are
     cancelled and the workers are told (through an event) to give up the deal they are on, so
     the pool shuts down in a fraction of a second without killing anything."""
@@ -172,7 +201,7 @@ def _run_pool(deals: list[DealNumber], rules: MusicalRules, workers: int, budget
     pending: set[Future] = set()
     interrupted = False
     try:
-        pending = {pool.submit(_pool_task, deal, rules, budget, game) for deal in deals}
+        pending = {pool.submit(_pool_task, deal, rules, budget, game, player) for deal in deals}
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:

@@ -88,11 +88,14 @@ def test_ctrl_c_while_solving_long_deals(workers):
     import threading
 
     hard = [DealNumber(n) for n in (2, 16, 26, 46)]  # one redeal: seconds of search each
+    # (a shell leaves SIGINT ignored in background jobs: make sure it raises KeyboardInterrupt)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
     try:
         rep = run_stats(hard, MusicalRules(1), workers=workers, budget=60)
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     assert rep.interrupted
     assert rep.deals == len(rep.results) < len(hard)
