@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .cards import Card, a_rank
-from .game import Game, IllegalMove, Outcome, RulesError
+from .game import Foundations, Game, IllegalMove, Outcome, RulesError
 from .moves import DEAL, FOUNDATION, PILE, WASTE, Deal, F, Move, P, Transfer, W
 
 FOUNDATIONS = 4
@@ -55,8 +55,10 @@ def _yes_no(text: str, name: str) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class CalculationState:
+class CalculationState(Foundations):
     """``stock`` top first; ``waste`` holds at most one card; each pile bottom first (top last)."""
+
+    SEQUENCES = SEQUENCES  # the module's table, for Foundations.needs
 
     rules: CalculationRules
     foundations: tuple[tuple[Card, ...], ...]
@@ -67,14 +69,6 @@ class CalculationState:
     @property
     def waste_top(self) -> Card | None:
         return self.waste[-1] if self.waste else None
-
-    def needs(self, i: int) -> int | None:
-        """The rank foundation i (1-based) takes next, or None when it is complete."""
-        height = len(self.foundations[i - 1])
-        return None if height >= FOUNDATION_SIZE else SEQUENCES[i - 1][height]
-
-    def wanting(self, rank: int) -> tuple[int, ...]:
-        return tuple(i for i in range(1, FOUNDATIONS + 1) if self.needs(i) == rank)
 
 
 class Calculation(Game):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from .cards import Card
 from .deals import DealNumber, shuffled_deck
@@ -50,6 +50,26 @@ class IllegalMove(ValueError):
 
     def __str__(self) -> str:
         return self.text()
+
+
+class Foundations:
+    """What a state whose foundations build fixed rank sequences can say about them.
+
+    A state class sets ``SEQUENCES`` (each foundation's ranks, base first) and has a
+    ``foundations`` tuple of card tuples."""
+
+    __slots__ = ()
+    SEQUENCES: ClassVar[tuple[tuple[int, ...], ...]] = ()
+
+    def needs(self, i: int) -> int | None:
+        """The rank foundation i (1-based) takes next, or None when it is complete."""
+        sequence = self.SEQUENCES[i - 1]
+        height = len(self.foundations[i - 1])  # type: ignore[attr-defined]
+        return None if height >= len(sequence) else sequence[height]
+
+    def wanting(self, rank: int) -> tuple[int, ...]:
+        """The foundations (1-based) whose next card has this rank."""
+        return tuple(i for i in range(1, len(self.SEQUENCES) + 1) if self.needs(i) == rank)
 
 
 class RulesError(ValueError):

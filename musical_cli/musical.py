@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .cards import Card, a_rank
-from .game import Game, IllegalMove, Outcome, RulesError
+from .game import Foundations, Game, IllegalMove, Outcome, RulesError
 from .moves import DEAL, FOUNDATION, REDEAL, WASTE, Deal, F, Move, Redeal, Transfer, W
 
 FOUNDATIONS = 4
@@ -56,9 +56,11 @@ def parse_redeals(text: str) -> int | None:
 
 
 @dataclass(frozen=True, slots=True)
-class MusicalState:
+class MusicalState(Foundations):
     """A position. ``stock`` lists the stock top first; ``waste`` bottom first (its top is last),
     so turning the waste over to become the stock is ``stock = waste``."""
+
+    SEQUENCES = SEQUENCES  # the module's table, for Foundations.needs
 
     rules: MusicalRules
     signs: tuple[Card, ...]
@@ -83,15 +85,6 @@ class MusicalState:
     @property
     def redeals_left(self) -> int | None:
         return None if self.rules.redeals is None else self.rules.redeals - self.redeals_used
-
-    def needs(self, i: int) -> int | None:
-        """The rank foundation i (1-based) takes next, or None when it is complete."""
-        height = len(self.foundations[i - 1])
-        return None if height >= FOUNDATION_SIZE else SEQUENCES[i - 1][height]
-
-    def wanting(self, rank: int) -> tuple[int, ...]:
-        """The foundations (1-based) whose next card has this rank."""
-        return tuple(i for i in range(1, FOUNDATIONS + 1) if self.needs(i) == rank)
 
 
 class Musical(Game):

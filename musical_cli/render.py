@@ -75,6 +75,15 @@ def layout(game: Game, state: Any, deal: str, moves: int, ascii: bool = False) -
     raise NotImplementedError(game.name)
 
 
+def _verdict(game: Game, state: Any) -> Fragments:
+    verdict = game.outcome(state)
+    if verdict is Outcome.WON:
+        return line("  All four foundations are complete: won!", "good")
+    if verdict is Outcome.LOST:
+        return line("  No move is left: the game is lost.", "bad")
+    return []
+
+
 def _row(label: str, cells: list[Fragments], width: int) -> Fragments:
     """A labelled row of cells, padded to ``width`` but for the last (no trailing spaces)."""
     out: Fragments = [("class:label", f"  {label:<13}")]
@@ -103,12 +112,7 @@ def _musical(game: Game, state: Any, deal: str, moves: int, ascii: bool) -> Frag
     left = state.redeals_left
     redeals = "unlimited redeals" if left is None else plural(left, "redeal") + " left"
     out.append(("class:dim", f"   {redeals}\n"))
-    verdict = game.outcome(state)
-    if verdict is Outcome.WON:
-        out += line("  All four foundations are complete: won!", "good")
-    elif verdict is Outcome.LOST:
-        out += line("  No move is left: the game is lost.", "bad")
-    return out
+    return out + _verdict(game, state)
 
 
 def _calculation(game: Game, state: Any, deal: str, moves: int, ascii: bool) -> Fragments:
@@ -128,12 +132,7 @@ def _calculation(game: Game, state: Any, deal: str, moves: int, ascii: bool) -> 
     out += card(state.waste_top, ascii)
     out.append(("class:label", "    stock "))
     out.append(("", f"{len(state.stock)}\n"))
-    verdict = game.outcome(state)
-    if verdict is Outcome.WON:
-        out += line("  All four foundations are complete: won!", "good")
-    elif verdict is Outcome.LOST:
-        out += line("  No move is left: the game is lost.", "bad")
-    return out
+    return out + _verdict(game, state)
 
 
 def opening_record(game: Game, deal: Any, state: Any) -> dict[str, Any]:
