@@ -560,17 +560,13 @@ class _Search:
         pile top now, or when the stock next turns one up; buried copies count as late). A
         placing costs nothing when the card goes right before the pile top on some foundation,
         else the delay it may cause: how much later the card can leave than the top is wanted."""
-        nxt = self.next_at[k]
-        avail = list(nxt)
+        avail = list(self.next_at[k])
+        for r in range(1, 14):
+            if avail[r] == NEVER:
+                avail[r] = LATE  # only buried copies are left
         for p in piles:
-            depth = 0
-            while p:
-                r = p & 15
-                a = LATE + depth if depth else 0
-                if a < avail[r]:
-                    avail[r] = a
-                depth += 1
-                p >>= 8
+            if p:
+                avail[p & 15] = 0
         # reach[x][pos]: the earliest foundation x could take the card at pos.
         when = [NEVER] * 14
         for x in range(4):
@@ -610,7 +606,7 @@ class _Search:
         return [(M_WP, j) for _, j in scored]
 
 
-LATE = 30  # the heuristic's guess of when a buried card is at hand (plus its depth)
+LATE = 30  # the heuristic's guess of when a buried card is at hand
 EMPTY = 3
 
 
