@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .cards import Card, a_rank
-from .game import Foundations, Game, IllegalMove, Outcome, RulesError
+from .game import Foundations, Game, RulesError
 from .moves import DEAL, FOUNDATION, PILE, WASTE, Deal, F, Move, P, Transfer, W
 
 FOUNDATIONS = 4
@@ -174,16 +174,6 @@ class Calculation(Game):
             return CalculationState(state.rules, foundations, state.stock, (), state.piles)
         piles = tuple(p[:-1] if n == source.index else p for n, p in enumerate(state.piles, 1))
         return CalculationState(state.rules, foundations, state.stock, state.waste, piles)
-
-    def _refuse(self, state: CalculationState, move: Move, reason: str, *cards: Card):
-        raise IllegalMove(move, reason, self.legal_moves(state), cards)
-
-    def outcome(self, state: CalculationState) -> Outcome:
-        if all(len(f) == FOUNDATION_SIZE for f in state.foundations):
-            return Outcome.WON
-        if not self.legal_moves(state):
-            return Outcome.LOST
-        return Outcome.IN_PLAY
 
     def cards_to_build(self, state: CalculationState) -> int:
         return 52 - sum(len(f) for f in state.foundations)

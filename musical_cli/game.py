@@ -71,6 +71,11 @@ class Foundations:
         """The foundations (1-based) whose next card has this rank."""
         return tuple(i for i in range(1, len(self.SEQUENCES) + 1) if self.needs(i) == rank)
 
+    @property
+    def complete(self) -> bool:
+        """Every foundation is built to its end."""
+        return all(len(f) == len(seq) for f, seq in zip(self.foundations, self.SEQUENCES, strict=True))  # type: ignore[attr-defined]
+
 
 class RulesError(ValueError):
     """A rule option that the game does not have, or a value it cannot take."""
@@ -116,8 +121,17 @@ class Game(ABC):
     def apply(self, state: Any, move: Move) -> Any:
         """The state after ``move``; ``state`` is untouched. Raises :class:`IllegalMove`."""
 
-    @abstractmethod
-    def outcome(self, state: Any) -> Outcome: ...
+    def outcome(self, state: Any) -> Outcome:
+        """Won when every foundation is complete; lost when no move is left."""
+        if state.complete:
+            return Outcome.WON
+        if not self.legal_moves(state):
+            return Outcome.LOST
+        return Outcome.IN_PLAY
+
+    def _refuse(self, state: Any, move: Move, reason: str, *cards: Card):
+        """Raise IllegalMove for ``move`` in ``state``, listing the legal moves."""
+        raise IllegalMove(move, reason, self.legal_moves(state), cards)
 
     @abstractmethod
     def cards_to_build(self, state: Any) -> int:

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .cards import Card, a_rank
-from .game import Foundations, Game, IllegalMove, Outcome, RulesError
+from .game import Foundations, Game, RulesError
 from .moves import DEAL, FOUNDATION, REDEAL, WASTE, Deal, F, Move, Redeal, Transfer, W
 
 FOUNDATIONS = 4
@@ -191,16 +191,6 @@ class Musical(Game):
         if state.waste and (state.redeals_left is None or state.redeals_left > 0):
             return "; redeal to turn the waste over"
         return ""
-
-    def _refuse(self, state: MusicalState, move: Move, reason: str, *cards: Card):
-        raise IllegalMove(move, reason, self.legal_moves(state), cards)
-
-    def outcome(self, state: MusicalState) -> Outcome:
-        if all(len(f) == FOUNDATION_SIZE for f in state.foundations):
-            return Outcome.WON
-        if not self.legal_moves(state):
-            return Outcome.LOST
-        return Outcome.IN_PLAY
 
     def cards_to_build(self, state: MusicalState) -> int:
         return len(state.stock) + len(state.waste)
