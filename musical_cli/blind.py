@@ -10,11 +10,13 @@ Choosing a move (:func:`blind_move`): the candidate moves are scored by Monte-Ca
 shuffles of the unseen cards, with common random numbers (the same shuffles for every option):
 
 * while many cards are unseen, each shuffle is played out by a fast placing heuristic (the
-  rollout policy, :func:`_place` and :func:`_greedy`), scoring a win as 1 plus a small share for
-  every card built, so that options still separate when few rollouts win;
-* once few are unseen (``PIMC_UNSEEN``), each shuffle is solved exactly by the thoughtful solver
-  (perfect-information Monte-Carlo): an option scores the shuffles it wins;
-* with nothing unseen, the thoughtful solver plays the end exactly.
+  rollout policy, :func:`_rollout`), scoring a win as 1 plus a share for every card built, so
+  that options still separate when few rollouts win;
+* once few are unseen (``PIMC_UNSEEN``), each shuffle is solved by the thoughtful solver
+  (perfect-information Monte-Carlo), node-limited: an option scores the shuffles it wins;
+* the rollouts are spent by successive halving, the better half of the options going on;
+* a play that is provably never worse (:func:`safe_calculation_moves`) is made at once, and
+  with nothing unseen the thoughtful solver plays the end exactly.
 
 Everything is deterministic for a given view and seed: the shuffles come from a generator seeded
 by the seed and the view, and the budgets are counts (rollouts, solver nodes), never seconds.
@@ -23,13 +25,14 @@ by the seed and the view, and the budgets are counts (rollouts, solver nodes), n
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .calculation import CALCULATION, SEQUENCES, CalculationState
 from .game import Outcome
 from .moves import DEAL, F, Move, P, Transfer, W
-from .solve_calculation import RankSolver, clearable, pack_heights, solve_calculation
+from .solve_calculation import RankSolver, clearable_on, pack_heights, solve_calculation
 
 __all__ = [
     "View", "view_of", "blind_move", "blind_play", "hint_calculation", "safe_calculation_moves",
@@ -40,11 +43,12 @@ SEQ = SEQUENCES
 POS: tuple[tuple[int, ...], ...] = tuple(tuple(seq.index(r) if r else -1 for r in range(14)) for seq in SEQ)
 WANT: tuple[tuple[int, ...], ...] = tuple(tuple(seq) + (0,) for seq in SEQ)
 
-ROLLOUTS = 64  # shuffles per decision by default
-HINT_ROLLOUTS = 24
-PIMC_UNSEEN = 12  # solve the shuffles exactly once at most this many cards are unseen
-PIMC_NODES = 3000  # solver nodes per option and shuffle in that phase
-PIMC_LDS = 1
+ROLLOUTS = 300  # shuffles played out per decision, by default
+HALVING = 4  # they are spent in this many rounds, keeping the better half of the options each time
+PIMC_UNSEEN = 8  # solve the shuffles exactly once at most this many cards are unseen
+PIMC_SAMPLES = 12  # shuffles solved per decision then (scaled like ``rollouts``/ROLLOUTS)
+PIMC_NODES = 1000  # solver nodes per option and shuffle; past them an option scores a half
+HINT_ROLLOUTS = 60  # for the shell's hint: well under a second a move
 BUILT_SHARE = 1.0  # a rollout scores (won) + BUILT_SHARE * built / 52
 
 
@@ -84,8 +88,10 @@ def view_of(state: CalculationState) -> View:
 # --- the placing heuristic (the rollout policy and the fallback) ------------------------------------------
 #
 # Piles are ints here, one byte a card (the rank), the top in the low byte, as in the solver,
-# whose single-pile relaxation (``clearable``) the heuristic uses to refuse a placing that makes a
-# pile impossible to clear.
+# whose single-pile relaxation (``clearable_on``) the heuristic uses to refuse a placing that makes a
+# pile impossible to clear. Played alone from the deal, the heuristic wins 273 of deals 1-2000
+# (13.7%), 241 without that check. A decision plays tens of thousands of rollout cards, so the
+# placing costs and the relaxation's verdicts are kept.
 
 # SUCC[c][t]: the foundations on which rank t comes right after rank c.
 SUCC: tuple[tuple[int, ...], ...] = tuple(
@@ -93,6 +99,8 @@ SUCC: tuple[tuple[int, ...], ...] = tuple(
     for c in range(14)
 )
 EMPTY_COST = 5.0
+DEPTH_COST = 0.5  # per card already on the pile
+CACHE_LIMIT = 400_000  # entries per cache; a full cache is simply emptied
 
 
 def _pack(pile: Sequence[int]) -> int:
@@ -100,6 +108,10 @@ def _pack(pile: Sequence[int]) -> int:
     for r in pile:
         p = p << 8 | r
     return p
+
+
+def _hkey(h: Sequence[int]) -> int:
+    return h[0] | h[1] << 4 | h[2] << 8 | h[3] << 12
 
 
 def _wait(h: Sequence[int], r: int) -> int:
@@ -112,84 +124,103 @@ def _wait(h: Sequence[int], r: int) -> int:
     return best
 
 
-def _score(h: Sequence[int], c: int, p: int) -> float:
-    """The cost of putting a card of rank c on pile p (an int); lower is better."""
-    if not p:
-        return 0.0 if c == 13 else EMPTY_COST
-    t = p & 15
-    succ = SUCC[c][t]
-    if succ:
-        for x in range(4):
-            if succ >> x & 1 and POS[x][c] >= h[x]:
-                return 0.0  # c then t, one after the other on foundation x
-    if c == 13 and t == 13:
-        return 0.0
-    wc, wt = _wait(h, c), _wait(h, t)
-    if wc < wt:
-        return 1.0 + (wt - wc) * 0.1
-    return 10.0 + (wc - wt)
+_COSTS: dict[int, tuple[float, ...]] = {}
+
+
+def _costs(h: Sequence[int], c: int) -> tuple[float, ...]:
+    """The cost (lower is better) of putting a card of rank c on a pile whose top has rank t,
+    for t = 0 (an empty pile) to 13: nothing for a card that comes right before the top on a
+    foundation that still needs it, or a king on kings; a little for a card wanted sooner than
+    the top; much for burying a card wanted sooner."""
+    key = _hkey(h) << 4 | c
+    row = _COSTS.get(key)
+    if row is not None:
+        return row
+    waits = [_wait(h, r) for r in range(14)]
+    wc = waits[c]
+    needing = sum(1 << x for x in range(4) if POS[x][c] >= h[x])
+    succ = SUCC[c]
+    out = [0.0 if c == 13 else EMPTY_COST]
+    for t in range(1, 14):
+        if succ[t] & needing or c == t == 13:
+            out.append(0.0)
+        else:
+            wt = waits[t]
+            out.append(1.0 + (wt - wc) * 0.1 if wc < wt else 10.0 + (wc - wt))
+    if len(_COSTS) >= CACHE_LIMIT:
+        _COSTS.clear()
+    row = _COSTS[key] = tuple(out)
+    return row
+
+
+_CLEARABLE: dict[tuple[int, int], bool] = {}
 
 
 def _best_pile(h: Sequence[int], piles: Sequence[int], c: int) -> int:
-    """The pile to put a card of rank c on: the cheapest whose pile stays clearable."""
-    scored = sorted((_score(h, c, p), j) for j, p in enumerate(piles))
+    """The pile to put a card of rank c on: the cheapest (a little more for every card already on
+    the pile) whose pile stays clearable, ties to the first pile; else the cheapest."""
+    row = _costs(h, c)
+    costs = [row[p & 15] + DEPTH_COST * ((p.bit_length() + 7) >> 3) for p in piles]
     hpack = pack_heights(h)
-    for _, j in scored:
-        p = piles[j]
-        if not p or clearable(p << 8 | c, hpack):
+    best = costs.index(min(costs))
+    if _clearable_with(piles[best], c, hpack):  # nearly always: no need to sort
+        return best
+    for _, j in sorted(zip(costs, range(len(piles)), strict=True)):
+        if _clearable_with(piles[j], c, hpack):
             return j
-    return scored[0][1]
+    return best
 
 
-def _foundation_for(h: Sequence[int], piles: Sequence[int], xs: list[int]) -> int:
-    """Of the foundations in xs (all wanting the same rank), the one to play to: one whose next
-    card is on a pile top, else the first."""
+def _clearable_with(p: int, c: int, hpack: int) -> bool:
+    if not p:
+        return True
+    key = (p << 8 | c, hpack)
+    ok = _CLEARABLE.get(key)
+    if ok is None:
+        if len(_CLEARABLE) >= CACHE_LIMIT:
+            _CLEARABLE.clear()
+        ok = _CLEARABLE[key] = clearable_on(p, c, hpack)
+    return ok
+
+
+def _foundation_for(h: Sequence[int], piles: Sequence[int], r: int) -> int:
+    """The foundation to play a card of rank r to, of those that want it: of the ones whose next
+    card is on a pile top (or else of all), the one furthest behind, then the first."""
+    xs = [x for x in range(4) if WANT[x][h[x]] == r]
     if len(xs) == 1:
         return xs[0]
-    for x in xs:
-        nxt = WANT[x][h[x] + 1]
-        for p in piles:
-            if p and p & 15 == nxt:
-                return x
-    return xs[0]
-
-
-def _greedy(h: list[int], piles: list[int]) -> None:
-    """Play pile tops to foundations that want them, until none does."""
-    moved = True
-    while moved:
-        moved = False
-        w0, w1, w2, w3 = WANT[0][h[0]], WANT[1][h[1]], WANT[2][h[2]], WANT[3][h[3]]
-        for j, p in enumerate(piles):
-            if p:
-                t = p & 15
-                if t == w0 or t == w1 or t == w2 or t == w3:
-                    xs = [x for x in range(4) if WANT[x][h[x]] == t]
-                    h[_foundation_for(h, piles, xs)] += 1
-                    piles[j] = p >> 8
-                    moved = True
-                    break
-
-
-def _place(h: list[int], piles: list[int], c: int) -> None:
-    if c == WANT[0][h[0]] or c == WANT[1][h[1]] or c == WANT[2][h[2]] or c == WANT[3][h[3]]:
-        xs = [x for x in range(4) if WANT[x][h[x]] == c]
-        h[_foundation_for(h, piles, xs)] += 1
-    else:
-        j = _best_pile(h, piles, c)
-        piles[j] = piles[j] << 8 | c
+    tops = [p & 15 for p in piles if p]
+    ready = [x for x in xs if WANT[x][h[x] + 1] in tops]
+    return min(ready or xs, key=lambda x: (h[x], x))
 
 
 def _rollout(h: Sequence[int], piles: Sequence[int], waste: int, order: Sequence[int]) -> float:
+    """Play the rest of the game by the heuristic with the stock in ``order``: the score is 1 for
+    a win plus BUILT_SHARE for every card built (in 52nds)."""
     hh = list(h)
     pp = list(piles)
-    if waste:
-        _greedy(hh, pp)
-        _place(hh, pp, waste)
-    for c in order:
-        _greedy(hh, pp)
-        _place(hh, pp, c)
-    _greedy(hh, pp)
+    n = len(pp)
+    w0, w1, w2, w3 = WANT
+    for c in (waste, *order, 0):  # 0: the stock is out, only plays are left
+        # Play pile tops to foundations that want them, until none does.
+        j = 0
+        while j < n:
+            p = pp[j]
+            if p:
+                t = p & 15
+                if t == w0[hh[0]] or t == w1[hh[1]] or t == w2[hh[2]] or t == w3[hh[3]]:
+                    hh[_foundation_for(hh, pp, t)] += 1
+                    pp[j] = p >> 8
+                    j = 0  # a play may free a card on an earlier pile
+                    continue
+            j += 1
+        if not c:
+            continue  # an empty waste (or the end)
+        if c == w0[hh[0]] or c == w1[hh[1]] or c == w2[hh[2]] or c == w3[hh[3]]:
+            hh[_foundation_for(hh, pp, c)] += 1
+        else:
+            j = _best_pile(hh, pp, c)
+            pp[j] = pp[j] << 8 | c
     built = hh[0] + hh[1] + hh[2] + hh[3]
     return (1.0 if built == 52 else 0.0) + BUILT_SHARE * built / 52
 
@@ -232,13 +263,11 @@ def heuristic_move(v: View) -> Move | None:
     piles = [_pack(p) for p in v.piles]
     for j, p in enumerate(v.piles):
         if p:
-            xs = [x for x in range(4) if h[x] < 13 and WANT[x][h[x]] == p[-1]]
-            if xs:
-                return Transfer(P(j + 1), F(_foundation_for(h, piles, xs) + 1))
+            if p[-1] in (WANT[0][h[0]], WANT[1][h[1]], WANT[2][h[2]], WANT[3][h[3]]):
+                return Transfer(P(j + 1), F(_foundation_for(h, piles, p[-1]) + 1))
     if v.waste:
-        xs = [x for x in range(4) if h[x] < 13 and WANT[x][h[x]] == v.waste]
-        if xs:
-            return Transfer(W, F(_foundation_for(h, piles, xs) + 1))
+        if v.waste in (WANT[0][h[0]], WANT[1][h[1]], WANT[2][h[2]], WANT[3][h[3]]):
+            return Transfer(W, F(_foundation_for(h, piles, v.waste) + 1))
         return Transfer(W, P(_best_pile(h, piles, v.waste) + 1))
     if v.stock:
         return DEAL
@@ -268,6 +297,9 @@ def blind_move(state: CalculationState, seed: int = 0, rollouts: int = ROLLOUTS)
         if result == "won" and line:
             return line[0]
         return heuristic_move(v)
+    safe = _safe_play(state)
+    if safe is not None:
+        return safe  # provably never worse (see safe_calculation_moves), for a blind player too
     options = _options(v)
     if len(options) == 1:
         return options[0][0]
@@ -275,34 +307,54 @@ def blind_move(state: CalculationState, seed: int = 0, rollouts: int = ROLLOUTS)
 
 
 def _choose(v: View, options, seed: int, rollouts: int) -> Move:
-    orders = _shuffles(v, seed, rollouts)
-    if v.stock <= PIMC_UNSEEN:
-        totals = [0.0] * len(options)
-        for order in orders:
-            solver = RankSolver(order, PIMC_NODES, bool(PIMC_LDS))
-            for i, (_, h, piles, waste) in enumerate(options):
-                got = solver.solve(h, piles, waste)
-                totals[i] += 1.0 if got == "won" else 0.5 if got == "unknown" else 0.0
-    else:
-        totals = [0.0] * len(options)
-        for i, (_, h, piles, waste) in enumerate(options):
-            packed = [_pack(p) for p in piles]
-            totals[i] = sum(_rollout(h, packed, waste, order) for order in orders)
+    """The option with the best total over shuffles of the unseen cards (common random numbers:
+    every option still in the running meets the same shuffles), found by successive halving:
+    every option gets the first batch of shuffles, the better half the next batch, and so on."""
+    pimc = v.stock <= PIMC_UNSEEN
+    n = max(1, rollouts * PIMC_SAMPLES // ROLLOUTS) if pimc else rollouts
+    orders = _shuffles(v, seed, n)
+    totals = [0.0] * len(options)
+    alive = list(range(len(options)))
+    packed = [[_pack(p) for p in o[2]] for o in options]
+    batch = max(1, n // HALVING)
+    done = 0
+    while done < n:
+        chunk = orders[done:done + batch]
+        if pimc:
+            for order in chunk:
+                solver = RankSolver(order, PIMC_NODES)  # one table for all options
+                for i in alive:
+                    _, h, piles, waste = options[i]
+                    got = solver.solve(h, piles, waste)
+                    totals[i] += 1.0 if got == "won" else 0.5 if got == "unknown" else 0.0
+        else:
+            for i in alive:
+                _, h, _, waste = options[i]
+                totals[i] += sum(_rollout(h, packed[i], waste, order) for order in chunk)
+        done += len(chunk)
+        if len(alive) > 2 and done < n:
+            alive.sort(key=lambda i: (-totals[i], i))
+            alive = sorted(alive[:(len(alive) + 1) // 2])
     # Ties go to the heuristic's own choice, then to the first option.
     preferred = heuristic_move(v)
-    best = max(range(len(options)), key=lambda i: (totals[i], options[i][0] == preferred, -i))
+    best = max(alive, key=lambda i: (totals[i], options[i][0] == preferred, -i))
     return options[best][0]
 
 
-def blind_play(state: CalculationState, seed: int = 0, rollouts: int = ROLLOUTS) -> tuple[bool, tuple[Move, ...]]:
-    """Play a whole game blind from ``state``: (won, the moves made)."""
+def blind_play(state: CalculationState, seed: int = 0, rollouts: int = ROLLOUTS,
+               progress: Callable[[int, float], None] | None = None) -> tuple[bool, tuple[Move, ...]]:
+    """Play a whole game blind from ``state``: (won, the moves made). ``progress`` is called after
+    every move with the moves made and the seconds spent; what it raises ends the game early."""
     moves: list[Move] = []
+    start = time.perf_counter()
     while True:
         move = blind_move(state, seed, rollouts)
         if move is None:
             return CALCULATION.outcome(state) is Outcome.WON, tuple(moves)
         state = CALCULATION.apply(state, move)
         moves.append(move)
+        if progress is not None:
+            progress(len(moves), time.perf_counter() - start)
 
 
 def hint_calculation(state: CalculationState) -> Move | None:

@@ -142,17 +142,11 @@ def front(pile: int) -> tuple[int, ...]:
         return got
     below = front(pile >> 8)
     card = pile & 255
-    r = card & 15
-    marks = card >> 4
     out: set[int] = set()
-    for s in below:
-        for x in range(4):
-            if marks >> x & 1:
-                continue
-            pos = POS[x][r]
-            shift = 5 * x
-            if pos < (s >> shift) & 15:
-                out.add((s & ~(15 << shift)) | (pos << shift))
+    for field, value in _EXTEND[card]:
+        for s in below:
+            if value < s & field:
+                out.add(s & ~field | value)
     # Keep the Pareto front: drop every member another one dominates (>= in every field).
     kept: list[int] = []
     for s in sorted(out, reverse=True):
@@ -169,12 +163,33 @@ def front(pile: int) -> tuple[int, ...]:
     return result
 
 
+# _EXTEND[card]: for each foundation the card (rank and declined marks, as in a pile byte) may go
+# to, its field mask and its position there, shifted into the field.
+_EXTEND: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((15 << 5 * x, POS[x][card & 15] << 5 * x) for x in range(4) if not card >> (4 + x) & 1)
+    if 1 <= card & 15 <= 13 else ()
+    for card in range(256)
+)
+
+
 def clearable(pile: int, hpack: int) -> bool:
     """Can ``pile`` be cleared at all with the foundations at ``hpack`` (heights in five-bit
     fields)? (The single-pile relaxation: a necessary condition.)"""
     for s in front(pile):
         if ((s | GUARD) - hpack) & GUARD == GUARD:
             return True
+    return False
+
+
+def clearable_on(pile: int, rank: int, hpack: int) -> bool:
+    """``clearable(pile << 8 | rank, hpack)``, from the front of ``pile`` alone: the new card
+    starts or extends a chain on a foundation that still needs it, below where that chain stood.
+    (The front of the taller pile is left to be built if a card ever goes on it.)"""
+    for field, value in _EXTEND[rank]:
+        for s in front(pile):
+            if value < s & field:
+                if (((s & ~field | value) | GUARD) - hpack) & GUARD == GUARD:
+                    return True
     return False
 
 
@@ -375,7 +390,7 @@ class _Search:
     # --- the search ------------------------------------------------------------------------------------
     def dfs(self, h: tuple[int, ...], piles: tuple[int, ...], wr: int, k: int, allow: int) -> int:
         self.nodes += 1
-        if not self.nodes & 2047:
+        if not self.nodes & 255:
             self.tick()
         path = self.path
         mark = len(path)
@@ -721,8 +736,8 @@ class RankSolver:
         self.allow = 0 if lds else PROVED - 1
         self.max_nodes = max_nodes
         self.search = _Search(self.stock, None, None, max_nodes)
-        if relax:  # the positions asked about are small and often lost: relax at every step
-            self.search.relax_stock = len(self.stock)
+        if relax:  # the positions asked about are small and often lost: relax on revisits
+            self.search.relax_stock = -1
             self.search.relax_revisits = True
 
     def solve(self, heights, piles, waste: int) -> str:

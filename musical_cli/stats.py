@@ -100,7 +100,7 @@ def solve_deal(deal: DealNumber, rules: MusicalRules, budget: float | None,
         from .blind import blind_play
 
         start = time.perf_counter()
-        won, moves = blind_play(state)
+        won, moves = blind_play(state, progress=progress)
         return DealResult(deal.text, "won" if won else "lost", time.perf_counter() - start, len(moves), False)
     solution = solve(game, state, budget, progress)
     try:

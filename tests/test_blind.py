@@ -8,6 +8,8 @@ import random
 import pytest
 
 from musical_cli.blind import (
+    _foundation_for,
+    _safe_play,
     blind_move,
     blind_play,
     heuristic_move,
@@ -56,12 +58,39 @@ def test_the_blind_player_never_reads_an_unseen_card(n, rules):
     for state in positions(n, 7, rules):
         if len(state.stock) < 2:
             continue
-        move = blind_move(state, seed=3, rollouts=6)
+        move = blind_move(state, seed=3, rollouts=12)
         for _ in range(3):
             other = reshuffled(state, rng)
             if other.stock == state.stock:
                 continue
-            assert blind_move(other, seed=3, rollouts=6) == move
+            assert blind_move(other, seed=3, rollouts=12) == move
+            checked += 1
+    assert checked >= 10
+
+
+class Unreadable(tuple):
+    """A stock whose length may be asked but whose cards may not."""
+
+    def __getitem__(self, index):
+        raise AssertionError("the blind player read an unseen card")
+
+    def __iter__(self):
+        raise AssertionError("the blind player read an unseen card")
+
+
+def test_a_stock_that_cannot_be_read():
+    checked = 0
+    for n in (2, 7):
+        for state in positions(n, 5):
+            if not state.stock:
+                continue
+            hidden = CalculationState(state.rules, state.foundations, Unreadable(state.stock), state.waste,
+                                      state.piles)
+            with pytest.raises(AssertionError):
+                list(hidden.stock)
+            assert blind_move(hidden, seed=2, rollouts=8) == blind_move(state, seed=2, rollouts=8)
+            assert hint_calculation(hidden) in CALCULATION.legal_moves(state)
+            assert _safe_play(hidden) == _safe_play(state)  # auto's rules read nothing either
             checked += 1
     assert checked >= 10
 
@@ -92,6 +121,33 @@ def test_blind_play_is_reproducible(n):
     won, moves = first
     final = CALCULATION.play(state, moves)
     assert CALCULATION.outcome(final) is (Outcome.WON if won else Outcome.LOST)
+
+
+def test_blind_play_reports_progress_and_stops_when_told():
+    calls = []
+
+    class Stop(Exception):
+        pass
+
+    def progress(moves, seconds):
+        calls.append(moves)
+        assert seconds >= 0
+        if moves == 3:
+            raise Stop
+
+    with pytest.raises(Stop):
+        blind_play(opening(4), seed=1, rollouts=4, progress=progress)
+    assert calls == [1, 2, 3]
+
+
+def test_the_rollout_policy_prefers_a_foundation_whose_next_card_is_at_hand():
+    # Foundations 1 (A-2-3 built) and 2 (2 built) both want a 4; next, foundation 1 takes a 5 and
+    # foundation 2 a 6. Piles are ints, the top in the low byte.
+    h = (3, 1, 4, 4)
+    assert _foundation_for(h, [0x0506, 0, 0, 0], 4) == 1  # a 6 on top: foundation 2
+    assert _foundation_for(h, [0x0605, 0, 0, 0], 4) == 0  # a 5 on top: foundation 1
+    assert _foundation_for(h, [0x0B, 0, 0, 0], 4) == 1  # neither: the one furthest behind
+    assert _foundation_for(h, [0x05, 0x06, 0, 0], 4) == 1  # both: the one furthest behind
 
 
 def test_hint_is_legal_and_none_when_over():

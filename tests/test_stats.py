@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from musical_cli.calculation import CALCULATION
 from musical_cli.deals import DealNumber, parse_deal_range
 from musical_cli.musical import MusicalRules
 from musical_cli.stats import DealResult, StatsReport, percentile, run_stats
@@ -99,3 +100,24 @@ def test_ctrl_c_while_solving_long_deals(workers):
         signal.signal(signal.SIGINT, previous)
     assert rep.interrupted
     assert rep.deals == len(rep.results) < len(hard)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_while_the_blind_player_plays(workers):
+    """The blind player takes seconds a deal: Ctrl-C stops it within a move, in a worker too."""
+    import os
+    import signal
+    import threading
+
+    deals = [DealNumber(n) for n in (1, 2, 3, 4)]
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        rep = run_stats(deals, CALCULATION.default_rules(), workers=workers, game=CALCULATION, player="blind")
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+    assert rep.interrupted
+    assert rep.deals == len(rep.results) < len(deals)
+    assert rep.to_json()["player"] == "blind"
