@@ -4,7 +4,6 @@ program as a subprocess."""
 
 from __future__ import annotations
 
-import functools
 import io
 import os
 import re
@@ -14,6 +13,7 @@ import sys
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lines import winning_line
 
 from musical_cli.batch import (
     EXIT_INVALID,
@@ -31,28 +31,6 @@ from musical_cli.musical import MUSICAL, MusicalRules
 from musical_cli.render import plain
 
 HEADER = "format: musical-transcript 1\ngame: musical\ndeal: {deal}\nredeals: {redeals}\n"
-
-
-@functools.cache
-def winning_line(deal: int, redeals: int | None = 2) -> tuple[str, ...]:
-    """A won game by a small depth-first search over the engine (no solver needed).
-
-    Deal 2 at the default two redeals, and deal 1 with unlimited redeals, are found in a few
-    milliseconds (deal 1 at two redeals is winnable too, but this naive search needs ~45 s)."""
-    seen: set = set()
-    stack = [(MUSICAL.opening(DealNumber(deal), MusicalRules(redeals)), ())]
-    while stack:
-        state, path = stack.pop()
-        if MUSICAL.outcome(state) is Outcome.WON:
-            return tuple(str(m) for m in path)
-        key = (tuple(c.rank for c in state.stock), tuple(c.rank for c in state.waste),
-               tuple(map(len, state.foundations)), state.redeals_used)
-        if key in seen or len(seen) > 200_000:
-            continue
-        seen.add(key)
-        for move in reversed(MUSICAL.legal_moves(state)):
-            stack.append((MUSICAL.apply(state, move), (*path, move)))
-    raise AssertionError(f"no win found for deal {deal}")
 
 
 def batch(text: str, deal: int = 1, redeals: int | None = 2, ascii: bool = False,

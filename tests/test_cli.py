@@ -3,7 +3,6 @@ with their exit statuses, and a closed pipe (issue 2 and issue 3)."""
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import re
@@ -11,6 +10,7 @@ import subprocess
 import sys
 
 import pytest
+from lines import winning_line
 
 from musical_cli import __version__
 from musical_cli.cli import main
@@ -24,25 +24,6 @@ CODE = re.compile(r"[A2-9TJQK][CDHS]")
 SUITS = set("♣♦♥♠")
 DEAL1_STOCK = ("JD 2D 9H JC 5D 7H 7C 5H KD KC 9S 5S AD QC KH 3H 2S KS 9D QD JS AS AH 3C 4C 5C TS QH 4H "
                "7S 3S TD TH 8H JH 7D 6D 8S 8D QS 6C TC 6S 9C").split()
-
-
-@functools.cache
-def winning_line(deal: int) -> tuple[str, ...]:
-    """A won game by a small depth-first search over the engine (deal 2 takes a millisecond)."""
-    seen: set = set()
-    stack = [(MUSICAL.opening(DealNumber(deal)), ())]
-    while stack:
-        state, path = stack.pop()
-        if MUSICAL.outcome(state) is Outcome.WON:
-            return tuple(str(m) for m in path)
-        key = (tuple(c.rank for c in state.stock), tuple(c.rank for c in state.waste),
-               tuple(map(len, state.foundations)), state.redeals_used)
-        if key in seen:
-            continue
-        seen.add(key)
-        for move in reversed(MUSICAL.legal_moves(state)):
-            stack.append((MUSICAL.apply(state, move), (*path, move)))
-    raise AssertionError(deal)
 
 
 def run(*args: str, input: str | bytes | None = None, env: dict | None = None, **kw) -> subprocess.CompletedProcess:

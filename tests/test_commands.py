@@ -3,13 +3,13 @@ help, and save/load (issue 3, "Parser and registry tests without any UI")."""
 
 from __future__ import annotations
 
-import functools
 import importlib.util
 import re
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lines import winning_line
 
 from musical_cli.commands import REGISTRY, CommandError, Session, execute, lookup, split_line
 from musical_cli.deals import DealNumber
@@ -36,26 +36,6 @@ def text(reply) -> str:
 def snapshot(s: Session) -> tuple:
     """Everything a command may change."""
     return (s.game, s.deal, s.rules, tuple(s.states), tuple(s.moves), tuple(s.undone))
-
-
-@functools.cache
-def winning_line(deal: int, redeals: int | None = 2) -> tuple[str, ...]:
-    """A won game found by a small depth-first search (no solver needed); deal 2 takes ~1 ms."""
-    start = MUSICAL.opening(DealNumber(deal), MusicalRules(redeals))
-    seen: set = set()
-    stack = [(start, ())]
-    while stack:
-        state, path = stack.pop()
-        if MUSICAL.outcome(state) is Outcome.WON:
-            return tuple(str(m) for m in path)
-        key = (tuple(c.rank for c in state.stock), tuple(c.rank for c in state.waste),
-               tuple(map(len, state.foundations)), state.redeals_used)
-        if key in seen or len(seen) > 200_000:
-            continue
-        seen.add(key)
-        for move in reversed(MUSICAL.legal_moves(state)):
-            stack.append((MUSICAL.apply(state, move), (*path, move)))
-    raise AssertionError(f"no win found for deal {deal}")
 
 
 # Deal 1 from the top: J♦ 2♦ 9♥ ...; the foundations need 3, 6, 9, Q. After three deals the

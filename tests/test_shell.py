@@ -3,10 +3,10 @@ through create_pipe_input and DummyOutput"): keys in, the session and what was p
 
 from __future__ import annotations
 
-import functools
 import io
 import re
 
+from lines import winning_line
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.document import Document
@@ -63,25 +63,6 @@ def run_shell(keys: str, s: Session | None = None, **kwargs) -> Run:
         pipe.send_text(keys)
         status = shell.run()
     return Run(status, s, printed)
-
-
-@functools.cache
-def winning_line(deal: int) -> tuple[str, ...]:
-    """A won game by a small depth-first search (deal 2 takes a millisecond)."""
-    seen: set = set()
-    stack = [(MUSICAL.opening(DealNumber(deal)), ())]
-    while stack:
-        state, path = stack.pop()
-        if MUSICAL.outcome(state) is Outcome.WON:
-            return tuple(str(m) for m in path)
-        key = (tuple(c.rank for c in state.stock), tuple(c.rank for c in state.waste),
-               tuple(map(len, state.foundations)), state.redeals_used)
-        if key in seen:
-            continue
-        seen.add(key)
-        for move in reversed(MUSICAL.legal_moves(state)):
-            stack.append((MUSICAL.apply(state, move), (*path, move)))
-    raise AssertionError(deal)
 
 
 # --- playing -------------------------------------------------------------------------------

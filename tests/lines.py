@@ -1,0 +1,31 @@
+"""A won Musical game for tests that need one, found without the solver (so that a solver bug
+cannot hide a shell or batch bug): a small depth-first search over the engine, keyed on ranks.
+
+Deal 2 at the default two redeals and deal 1 with unlimited redeals take a few milliseconds.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from musical_cli.deals import DealNumber
+from musical_cli.game import Outcome
+from musical_cli.musical import MUSICAL, MusicalRules
+
+
+@functools.cache
+def winning_line(deal: int, redeals: int | None = 2) -> tuple[str, ...]:
+    seen: set = set()
+    stack = [(MUSICAL.opening(DealNumber(deal), MusicalRules(redeals)), ())]
+    while stack:
+        state, path = stack.pop()
+        if MUSICAL.outcome(state) is Outcome.WON:
+            return tuple(str(m) for m in path)
+        key = (tuple(c.rank for c in state.stock), tuple(c.rank for c in state.waste),
+               tuple(map(len, state.foundations)), state.redeals_used)
+        if key in seen or len(seen) > 200_000:
+            continue
+        seen.add(key)
+        for move in reversed(MUSICAL.legal_moves(state)):
+            stack.append((MUSICAL.apply(state, move), (*path, move)))
+    raise AssertionError(f"no win found for deal {deal}")
