@@ -99,31 +99,74 @@ def run_deals(deals: list[DealNumber], redeals: int | None, budget: float | None
 def random_prefix(n: int, rng: random.Random, redeals: int | None = 2):
     """A position from a real game: a random legal prefix (mostly plays when one is legal,
     as a player would), of random length."""
+    return random_game(n, rng, redeals)[0]
+
+
+def random_game(n: int, rng: random.Random, redeals: int | None = 2):
+    """random_prefix's position and the moves that lead to it."""
     state = MUSICAL.opening(DealNumber(n), MusicalRules(redeals))
+    moves = []
     for _ in range(rng.randint(0, 140)):
         legal = MUSICAL.legal_moves(state)
         if not legal:
             break
         plays = [m for m in legal if isinstance(m, Transfer)]
-        state = MUSICAL.apply(state, rng.choice(plays) if plays and rng.random() < 0.7 else rng.choice(legal))
-    return state
+        move = rng.choice(plays) if plays and rng.random() < 0.7 else rng.choice(legal)
+        moves.append(move)
+        state = MUSICAL.apply(state, move)
+    return state, moves
+
+
+def hint_commands(count: int, seed: int = 5) -> None:
+    """The shell's whole ``hint`` command (solve, then on a loss the search for how far to undo)
+    on the same positions as :func:`hints`, with the shell's own budgets."""
+    from musical_cli.commands import Session, lookup
+
+    hint = lookup("hint")
+    rng = random.Random(seed)
+    times: list[float] = []
+    slow: list[str] = []
+    for k in range(count):
+        n = 1 + k % 1000
+        _, moves = random_game(n, rng)
+        session = Session(MUSICAL, DealNumber(n), MusicalRules(2))
+        session.start(MUSICAL, DealNumber(n), MusicalRules(2), tuple(moves))
+        start = time.perf_counter()
+        reply = hint.handler(session, [])
+        seconds = time.perf_counter() - start
+        times.append(seconds)
+        if seconds >= 1.0:
+            said = "".join(text for _, text in reply.out).replace("\n", " ")[:100]
+            slow.append(f"#{k} deal {n} after {len(moves)} moves: {seconds:.2f} s: {said}")
+    over = sum(t >= 1.0 for t in times)
+    print(f"\n== hint command timing: {count} positions from real games, 2 redeals")
+    print(f"   time: median {statistics.median(times):.4f} s, p90 {percentile(times, 0.9):.4f} s, "
+          f"max {max(times):.3f} s; {over} of {count} took a second or more")
+    for line in slow:
+        print(f"   slow: {line}")
 
 
 def hints(count: int, budget: float | None, seed: int = 5) -> None:
     rng = random.Random(seed)
     times: list[float] = []
     results: dict[str, int] = {}
+    slow: list[str] = []
     for k in range(count):
         state = random_prefix(1 + k % 1000, rng)
         got = solve(MUSICAL, state, budget)
         times.append(got.seconds)
         results[got.result] = results.get(got.result, 0) + 1
+        if got.seconds >= 1.0:
+            slow.append(f"#{k} deal {1 + k % 1000} pass {state.pass_number} stock {len(state.stock)} "
+                        f"waste {len(state.waste)} ({got.result}, {got.seconds:.2f} s)")
     over = sum(t >= 1.0 for t in times)
     print(f"\n== hint timing: {count} positions from real games (random legal prefixes), 2 redeals, "
           f"budget {budget} s")
     print(f"   results {results}")
     print(f"   solve time: median {statistics.median(times):.4f} s, p90 {percentile(times, 0.9):.4f} s, "
           f"max {max(times):.3f} s; {over} of {count} took a second or more")
+    for line in slow:
+        print(f"   slow: {line}")
     own, children = peak_rss_mb()
     print(f"   peak RSS so far: this process {own:.0f} MB, largest worker {children:.0f} MB")
 
@@ -136,6 +179,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=None, help="worker processes (default: one per core)")
     ap.add_argument("--hints", type=int, default=None, help="number of hint positions to time")
     ap.add_argument("--no-deals", action="store_true", help="only the hint timing")
+    ap.add_argument("--hint-command", action="store_true",
+                    help="also time the shell's whole hint command on the same positions")
     ap.add_argument("--full", action="store_true", help="all targets on deals 1-1000 (long)")
     ap.add_argument("--verbose", action="store_true", help="one line per deal on stderr as it finishes")
     args = ap.parse_args(argv)
@@ -170,6 +215,8 @@ def main(argv: list[str] | None = None) -> int:
     count = args.hints if args.hints is not None else (200 if args.full else 60)
     if count:
         hints(count, args.budget)
+        if args.hint_command:
+            hint_commands(count)
     return 0
 
 

@@ -359,20 +359,43 @@ def _undo_to_winnable(session: Session) -> int | None:
     start is lost, -1 when the budget ran out first.
 
     Winnability only ever goes from yes to no along a game (a lost position's successors are lost
-    too), so the latest winnable position is found by bisection: a few solves, not one a move."""
+    too), so there is one boundary, found by probing positions with the solver. A winning line
+    from a probed position also proves winnable every later position the game reached by the
+    same moves (they lie on that line). Proving a loss costs far more than finding a win (seconds
+    against milliseconds early in a game), and only one loss needs proving, the position just
+    after the boundary: so the probes walk forward, each at the first position not yet known to
+    be winnable (the start, then where the game left the last winning line), for at most
+    ``forward`` probes; then bisection over what is left (plain bisection when the start itself
+    is undecided). An "unknown" counts as not winnable. The answer is the latest winnable
+    position when no probe runs out of time."""
     deadline = time.monotonic() + SOLVE_BUDGET
     last = len(session.states) - 1  # known lost
     lo, hi = 0, last  # the boundary lies in [lo, hi): states[hi] is not winnable
     best: int | None = None
+    forward = 24  # forward probes left
     while lo < hi:
-        mid = (lo + hi) // 2
+        walking = forward > 0
+        if walking:
+            mid = lo
+            forward -= 1
+        else:
+            mid = (lo + hi) // 2
         left = deadline - time.monotonic()
         if left <= 0:
             return -1 if best is None else session.steps_back(last - best)
-        result = _solve(session, session.states[mid], min(HINT_BUDGET, left)).result
+        solution = _solve(session, session.states[mid], min(HINT_BUDGET, left))
+        result = solution.result
         if result == "won":
-            best, lo = mid, mid + 1
+            # states[mid + k] is on the winning line while the game made the line's moves
+            line = solution.moves
+            k = 0
+            while mid + k + 1 < hi and k < len(line) and session.moves[mid + k] == line[k]:
+                k += 1
+            best, lo = mid + k, mid + k + 1
         else:
+            if result == "unknown" and walking and mid == 0:
+                forward = 0  # the start itself undecided: plain bisection, as before
+                continue
             # "unknown" is treated as not winnable: the answer stays a position proven winnable,
             # perhaps earlier than the latest one.
             if result == "unknown" and best is None and mid == 0:

@@ -60,6 +60,12 @@ can lie:
    Checked along the relaxation of rule 3, which is optimistic (the real heights are no higher
    and the real waste holds every card the relaxed one does), so a certificate found there holds
    in every real line.
+   *5b, with redeals left* (at most ``STUCK_PASSES``): the same certificates on the relaxation's
+   last pass. A card the relaxation still holds when its last pass begins is still there in
+   every real line (rule 3's invariant), so it can only be played in the real last pass; it is
+   dealt there at the same point of the original order, with the real heights no higher than
+   the relaxed ones, and the cards after it in the real last pass are among the cards after it
+   in today's sequence (the order never changes): "after c" is read in the whole sequence.
 
 The *local search* looks for a winning assignment directly: a move swaps the foundations of two
 copies of a rank, the score is the number of cards asap plays, and after a while without a new
@@ -70,9 +76,11 @@ wins the exhaustive search is slow to reach, and can never prove a loss.
 *The portfolio* (:func:`solve_position`): a short exhaustive search (300 decisions), a short
 local search (2000 assignments), then one exhaustive search to the end with slices of local
 search run every so many nodes (more often the more redeals are left, since wins are then the
-rule). Slices are counted in nodes, not seconds, so the answer and the line are the same on
-every run unless the budget runs out. With unlimited redeals every consistent position is won
-(any copy a foundation wants can be dealt round to the top), and the first dive finds it.
+rule), less and less often as the search goes on (the wins it finds come early; a proof of loss
+needs the exhaustive search to the end). Slices are counted in nodes, not seconds, so the
+answer and the line are the same on every run unless the budget runs out. With unlimited
+redeals every consistent position is won (any copy a foundation wants can be dealt round to the
+top), and the first dive finds it.
 
 Every line found is turned into engine moves and replayed by :mod:`musical_cli.solver` before
 it is reported.
@@ -97,6 +105,8 @@ BITS = tuple(tuple(x for x in range(FOUNDATIONS) if m >> x & 1) for m in range(1
 POPCOUNT = tuple(bin(m).count("1") for m in range(16))
 UNLIMITED = 1 << 30  # redeals left when the rules allow any number
 TT_MAX = 400_000  # entries per generation of the transposition table
+SIDE_DECAY = 256  # ticks (of 256 nodes) after which the local search's share halves
+STUCK_PASSES = 1  # rule 5b: the stuck certificates with at most this many redeals left
 
 DEAL_MOVE = -1
 REDEAL_MOVE = -2
@@ -172,8 +182,9 @@ class Found(Exception):
 class Clock:
     """The budget, the node count and the progress callback, shared by all phases. The
     exhaustive search calls :meth:`tick` every 256 nodes; every ``side_every`` ticks ``side``
-    (a slice of local search) runs. Counted in nodes, not seconds, so that the same position
-    always gets the same answer and line (when the budget does not run out)."""
+    (a slice of local search) runs, the period doubling every ``side_decay`` ticks (0: never)
+    up to ``side_max``. Counted in nodes, not seconds, so that the same position always gets
+    the same answer and line (when the budget does not run out)."""
 
     def __init__(self, budget: float | None, progress: Callable[[int, float], None] | None):
         self.start = time.perf_counter()
@@ -183,7 +194,18 @@ class Clock:
         self.next_report = self.start + 0.15
         self.side: Callable[[], None] | None = None
         self.side_every = 2
+        self.side_decay = 0
+        self.side_max = 2
+        self.next_side = 2
         self.ticks = 0
+
+    def schedule(self, every: int, decay: int = 0, most: int = 0) -> None:
+        """Run ``side`` every ``every`` ticks, the period doubling every ``decay`` ticks (0:
+        never) up to ``most``."""
+        self.side_every = every
+        self.side_decay = decay
+        self.side_max = max(most, every)
+        self.next_side = self.ticks + every
 
     def check(self) -> None:
         """Progress report and deadline."""
@@ -198,7 +220,11 @@ class Clock:
         self.check()
         self.ticks += 1
         side = self.side
-        if side is not None and self.ticks % self.side_every == 0:
+        if side is not None and self.ticks >= self.next_side:
+            period = self.side_every
+            if self.side_decay:
+                period = min(self.side_max, period << min(self.ticks // self.side_decay, 16))
+            self.next_side = self.ticks + period
             self.side = None  # no nesting
             try:
                 side()
@@ -238,6 +264,7 @@ class Search:
         self.tt_old: dict[bytes, int] = {}
         self.relax = True  # rule 3 (off only to test the other rules without it; rule 5 runs it too)
         self.stuck = True  # rule 5
+        self.stuck_passes = STUCK_PASSES  # rule 5 (5b) with at most this many redeals left
 
     # -- setup ----------------------------------------------------------------------------
     def reset(self) -> bool:
@@ -391,7 +418,9 @@ class Search:
         return False
 
     def stuck_prune(self) -> list[tuple[int, int]] | None:
-        """Rule 5, last pass only (it includes rule 3's relaxation). Run the relaxation; when
+        """Rule 5 in the last pass, 5b with at most ``stuck_passes`` redeals left (it includes
+        rule 3's relaxation; 5b looks for certificates in the relaxation's last pass only, see
+        :meth:`_stuck_cuts`). Run the relaxation; when
         card c goes onto the relaxed stack (at the start for the waste, when dealt for the stock)
         and an allowed foundation X has not reached c's slot, then in any real line in which c
         goes to X, c stays on the waste until X reaches its slot (the relaxation is optimistic,
@@ -432,26 +461,92 @@ class Search:
     def _stuck_cuts(self) -> list[tuple[int, int]] | None:
         """Rule 5's certificates as (card, foundation bit); None when the relaxation fails.
         Bit-parallel like :meth:`relaxed_ok`, with ``BELOW[code]`` the slots under the card's
-        slot on each allowed foundation."""
+        slot on each allowed foundation.
+
+        *Rule 5b* (redeals left): the relaxation first runs through the passes before the last
+        one; the certificates are then looked for in its last pass only, on the cards it still
+        holds. Such a card c is still there in every real line (the relaxed remaining cards are a
+        subset of the real ones at the same point), so c can only be played in the last pass; it
+        is dealt there at the same point of the original order, with the real heights no higher
+        than the relaxed ones; the cards that come after it in the real last pass are among the
+        cards after it in today's ``seq`` (the order never changes). So rule 5's argument holds."""
         cm = self.cm
         h = self.h
         seq = self.seq
-        pv = [PV[cm[i]] for i in seq]
+        codes = list(map(cm.__getitem__, seq))
+        pv = list(map(PV.__getitem__, codes))
+        n = len(seq)
         # after[j]: the slots with a candidate after index j; a certificate for card j is a slot
         # in BELOW (under its slot on an allowed foundation), not filled, not in after[j].
         after = list(accumulate(reversed(pv), or_))
         after.reverse()
         after.append(0)
-        bl = [BELOW[cm[i]] & ~t for i, t in zip(seq, islice(after, 1, None), strict=True)]
         g = LOW[0][h[0]] | LOW[1][h[1]] | LOW[2][h[2]] | LOW[3][h[3]]
-        ng = ~g
         reached = g ^ (g + ONES)
-        cut: list[int] = []  # index j, then the certificate's slots
+        cut: list[int] = []  # card, then the certificate's slots
         p = self.p
-        for j in range(p):
-            m = bl[j] & ng
+        left = self.passes
+        if left > 0:
+            # rule 5b: the relaxation (as in relaxed_ok, on indexes) up to the last pass
+            idx = list(range(p))
+            ipop = idx.pop
+            while idx and pv[idx[-1]] & reached:
+                g |= pv[ipop()]
+                reached = g ^ (g + ONES)
+            todo: list[int] | range = range(p, n)
+            first = True
+            while True:
+                push_i = idx.append
+                for j in todo:
+                    v = pv[j]
+                    if v & reached:
+                        g |= v
+                        reached = g ^ (g + ONES)
+                        while idx and pv[idx[-1]] & reached:
+                            g |= pv[ipop()]
+                            reached = g ^ (g + ONES)
+                    else:
+                        push_i(j)
+                if not idx:
+                    return []  # the relaxation wins before the last pass: no certificate
+                if not first and len(idx) == len(todo):
+                    return None  # a whole pass without removal (rule 3)
+                left -= 1
+                first = False
+                todo = idx
+                idx = []
+                ipop = idx.pop
+                if left <= 0:
+                    break
+            # the relaxed last pass: the waste is empty, the cards of todo are dealt in order
+            stack: list[int] = []
+            pop = stack.pop
+            push = stack.append
+            ng = ~g
+            for j in todo:
+                m = BELOW[codes[j]] & ng & ~after[j + 1]
+                if m:
+                    cut.append(seq[j])
+                    cut.append(m)
+                v = pv[j]
+                if v & reached:
+                    g |= v
+                    reached = g ^ (g + ONES)
+                    while stack and stack[-1] & reached:
+                        g |= pop()
+                        reached = g ^ (g + ONES)
+                    ng = ~g
+                else:
+                    push(v)
+            if stack:
+                return None
+            return self._certificates(cut)
+        # the last pass: the waste first (its cards are on the waste now), then the stock
+        ng = ~g
+        for c, code, t in zip(seq[:p], codes, islice(after, 1, None), strict=False):
+            m = BELOW[code] & ng & ~t
             if m:
-                cut.append(j)
+                cut.append(c)
                 cut.append(m)
         stack = pv[:p]  # values; the cards' identity is not needed any more
         pop = stack.pop
@@ -460,12 +555,12 @@ class Search:
             g |= pop()
             reached = g ^ (g + ONES)
         ng = ~g
-        j = p
-        for b, v in zip(bl[p:], pv[p:], strict=True):
-            if b & ng:
-                cut.append(j)
-                cut.append(b & ng)
-            j += 1
+        for c, code, v, t in zip(islice(seq, p, None), islice(codes, p, None), islice(pv, p, None),
+                                 islice(after, p + 1, None), strict=True):
+            m = BELOW[code] & ng & ~t
+            if m:
+                cut.append(c)
+                cut.append(m)
             if v & reached:
                 g |= v
                 reached = g ^ (g + ONES)
@@ -477,11 +572,15 @@ class Search:
                 push(v)
         if stack:
             return None
+        return self._certificates(cut)
+
+    def _certificates(self, cut: list[int]) -> list[tuple[int, int]]:
+        """(card, foundation bit) pairs from _stuck_cuts' (card, slots) list."""
+        cm = self.cm
         out = []
         for k in range(0, len(cut), 2):
-            j = cut[k]
+            c = cut[k]
             m = cut[k + 1]
-            c = seq[j]
             for x in BITS[cm[c] & 15]:
                 if m & FIELD[x]:
                     out.append((c, 1 << x))
@@ -503,7 +602,7 @@ class Search:
         if got is not None and got >= self.passes:
             return False
         probed = None
-        if self.stuck and self.passes <= 0:
+        if self.stuck and self.passes <= self.stuck_passes:
             probed = self.stuck_prune()
             if probed is None:
                 self._store(key)
@@ -774,9 +873,13 @@ def solve_position(state: MusicalState, budget: float | None,
         clock.side = side
         # Wins are the rule with two redeals or more (about 99%), a third with one, none seen
         # with none: the local search's share of the time follows (a slice of 400 evaluations
-        # is about 3 ms, 256 nodes about 5 ms: shares of about 40%, 25% and 10%).
+        # is about 3 ms, 256 nodes about 5 ms: shares of about 40%, 25% and 10% at first).
+        # The wins it finds come early (at one redeal, deals 1-200: all within 6 s, most within
+        # a second), while a proof of loss needs the exhaustive search to the end: so the share
+        # halves every SIDE_DECAY ticks (about 65,000 nodes), down to an eighth of the start.
         left = pos.redeals_left
-        clock.side_every = 1 if left >= 2 else 2 if left == 1 else 6
+        every = 1 if left >= 2 else 2 if left == 1 else 6
+        clock.schedule(every, SIDE_DECAY, 8 * every)
         got = search.run(None)
         return ("won" if got else "lost"), search.line(), clock.nodes
     except Found as found:

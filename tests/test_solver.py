@@ -173,9 +173,11 @@ def test_agrees_with_brute_force_hypothesis(n, seed, left, redeals):
         assert replays_to_win(state, got)
 
 
-@pytest.mark.parametrize("relax,stuck", [(True, True), (True, False), (False, False)])
-def test_each_rule_set_agrees_with_brute_force(relax, stuck):
-    """The exhaustive search alone (no local search), with rules 3 and 5 on or off: the same
+@pytest.mark.parametrize("relax,stuck,stuck_passes", [(True, True, 1), (True, True, 0), (True, True, 2),
+                                                    (True, False, 0), (False, False, 0)])
+def test_each_rule_set_agrees_with_brute_force(relax, stuck, stuck_passes):
+    """The exhaustive search alone (no local search), with rules 3 and 5 on or off, and rule 5b
+    (rule 5 on the relaxation's last pass) used with up to 0, 1 or 2 redeals left: the same
     verdicts as brute force, so no rule prunes a win away."""
     from musical_cli.solve_musical import Clock, Position, Search
     from musical_cli.solver import _engine_moves
@@ -186,12 +188,49 @@ def test_each_rule_set_agrees_with_brute_force(relax, stuck):
         if MUSICAL.outcome(state) is not Outcome.IN_PLAY:
             continue
         search = Search(Position(state), Clock(None, None))
-        search.relax, search.stuck = relax, stuck
+        search.relax, search.stuck, search.stuck_passes = relax, stuck, stuck_passes
         won = search.run(None)
         assert ("won" if won else "lost") == brute_force(state), (k, redeals)
         if won:
             final = MUSICAL.play(state, _engine_moves(search.line()))
             assert MUSICAL.outcome(final) is Outcome.WON
+
+
+def _cutting_5b(state: MusicalState, stuck_passes: int) -> tuple[bool, int]:
+    """Run the exhaustive search alone with rule 5b up to ``stuck_passes`` redeals left; the
+    verdict and how many times rule 5b (with redeals left) cut an allowed set."""
+    from musical_cli.solve_musical import Clock, Position, Search
+
+    search = Search(Position(state), Clock(None, None))
+    search.stuck_passes = stuck_passes
+    cuts = [0]
+    plain = search._stuck_cuts
+
+    def counting():
+        got = plain()
+        if got and search.passes > 0:
+            cuts[0] += 1
+        return got
+
+    search._stuck_cuts = counting
+    return bool(search.run(None)), cuts[0]
+
+
+@pytest.mark.parametrize("redeals", [1, 2])
+def test_rule_5b_is_exercised_and_agrees_with_brute_force(redeals):
+    """Rule 5b (rule 5's certificates on the cards the relaxation keeps for the last pass, with
+    redeals left): positions near the end of real deals with one or two redeals left, some of
+    them in the first pass, where the rule does cut; the verdict always matches brute force."""
+    cut_somewhere = 0
+    for k in range(24):
+        state = near_end(1 + k % 8, seed=31 * k + 5, cards_left=13 + k % 6, redeals=redeals)
+        if MUSICAL.outcome(state) is not Outcome.IN_PLAY:
+            continue
+        expected = brute_force(state)
+        won, cuts = _cutting_5b(state, stuck_passes=redeals)
+        assert ("won" if won else "lost") == expected, (k, redeals)
+        cut_somewhere += cuts > 0
+    assert cut_somewhere, "rule 5b never fired: the test does not exercise it"
 
 
 # --- positions reached after random moves -------------------------------------------------------
@@ -330,3 +369,45 @@ def test_matching_rule():
     assert match(0b0011, (0b0001, 0b0001)) is None
     # more copies than foundations needing them
     assert match(0b0001, (0b0001, 0b0001)) is None
+
+
+# --- the shell's hint: how far to undo ---------------------------------------------------------
+
+@pytest.mark.parametrize("n", [1, 2, 4, 5, 6])
+def test_undo_to_winnable_finds_the_last_winnable_position(n):
+    """Follow a winning line of deal n (2 redeals) until few cards are left, then play at random
+    until no win is left, and a few moves more: the hint's undo count must lead back to the
+    latest winnable position, found here by solving every position from the end back (the
+    forward probes and the jumps along winning lines must give the same answer)."""
+    from musical_cli.commands import Session, _undo_to_winnable
+
+    rng = random.Random(n)
+    state = opening(n, 2)
+    line = solve(MUSICAL, state, budget=30).moves
+    moves = []
+    for move in line:
+        if MUSICAL.cards_to_build(state) <= 14:
+            break
+        moves.append(move)
+        state = MUSICAL.apply(state, move)
+    while solve(MUSICAL, state, budget=None).result == "won":
+        legal = MUSICAL.legal_moves(state)
+        assert legal, "won by chance: pick another seed"
+        plays = [m for m in legal if isinstance(m, Transfer)]
+        move = rng.choice(plays) if plays and rng.random() < 0.6 else rng.choice(legal)
+        moves.append(move)
+        state = MUSICAL.apply(state, move)
+    for _ in range(rng.randint(0, 8)):  # lost stays lost: a few more moves
+        legal = MUSICAL.legal_moves(state)
+        if not legal:
+            break
+        move = rng.choice(legal)
+        moves.append(move)
+        state = MUSICAL.apply(state, move)
+    session = Session(MUSICAL, DealNumber(n), MusicalRules(2))
+    session.start(MUSICAL, DealNumber(n), MusicalRules(2), tuple(moves))
+    last = len(session.states) - 1
+    best = last
+    while solve(MUSICAL, session.states[best], budget=None).result != "won":
+        best -= 1
+    assert _undo_to_winnable(session) == session.steps_back(last - best)
