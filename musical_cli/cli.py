@@ -345,7 +345,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
         from prompt_toolkit.output import create_output
         from prompt_toolkit.shortcuts import ProgressBar
 
-        with ProgressBar(title=f"solving {plural(len(deals), 'deal')}",
+        verb = "playing" if args.player == "blind" else "solving"
+        with ProgressBar(title=f"{verb} {plural(len(deals), 'deal')}",
                          output=create_output(stdout=sys.stderr)) as bar:
             counter = bar(label="deals", total=len(deals))
             report = run(on_result=lambda _result: counter.item_completed())
