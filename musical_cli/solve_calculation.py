@@ -106,7 +106,6 @@ POS: tuple[tuple[int, ...], ...] = tuple(
 WANT: tuple[tuple[int, ...], ...] = tuple(tuple(seq) + (0,) for seq in SEQ)
 
 NEVER = 1000
-ORDER = 1
 PROVED = 1 << 30  # a stored allowance meaning "lost whatever the allowance"
 WON, LOST, CUT = 1, 0, -1
 
@@ -553,17 +552,7 @@ class _Search:
             for x in range(4):
                 if wants[x] == wr:
                     plays.append((M_WF, x))
-            if ORDER:
-                return plays + self.places(h, piles, wr, k)
-            scored = []
-            seen = set()
-            for j, p in enumerate(piles):
-                if p in seen:
-                    continue
-                seen.add(p)
-                scored.append((place_score(h, wr, p & 15), j))
-            scored.sort()
-            return plays + [(M_WP, j) for _, j in scored]
+            return plays + self.places(h, piles, wr, k)
         if k < self.n:
             return plays + [(M_DEAL,)]
         return plays
@@ -623,34 +612,6 @@ class _Search:
 
 LATE = 30  # the heuristic's guess of when a buried card is at hand
 EMPTY = 3
-
-
-def place_score(h, c: int, t: int) -> int:
-    """How good it is to put a card of rank ``c`` on a pile whose top has rank ``t`` (0: empty);
-    lower is better. Used only to order children, never to prune."""
-    best = 9
-    soon_c = 13
-    soon_t = 13
-    for x in range(4):
-        hx = h[x]
-        pc = POS[x][c]
-        if pc >= hx:
-            soon_c = min(soon_c, pc - hx)
-            if t and POS[x][t] == pc + 1:
-                best = 0  # c then t, one after the other on x
-        if t:
-            pt = POS[x][t]
-            if pt >= hx:
-                soon_t = min(soon_t, pt - hx)
-    if best == 0:
-        return 0
-    if not t:
-        return 3 if c == 13 else 2
-    if c == 13 and t == 13:
-        return 1
-    if soon_c < soon_t:
-        return 4 + (soon_t - soon_c) // 4
-    return 8 + (soon_c - soon_t)
 
 
 def _ranks(cards) -> tuple[int, ...]:
