@@ -519,28 +519,7 @@ class Search:
                 if left <= 0:
                     break
             # the relaxed last pass: the waste is empty, the cards of todo are dealt in order
-            stack: list[int] = []
-            pop = stack.pop
-            push = stack.append
-            ng = ~g
-            for j in todo:
-                m = BELOW[codes[j]] & ng & ~after[j + 1]
-                if m:
-                    cut.append(seq[j])
-                    cut.append(m)
-                v = pv[j]
-                if v & reached:
-                    g |= v
-                    reached = g ^ (g + ONES)
-                    while stack and stack[-1] & reached:
-                        g |= pop()
-                        reached = g ^ (g + ONES)
-                    ng = ~g
-                else:
-                    push(v)
-            if stack:
-                return None
-            return self._certificates(cut)
+            return self._last_pass(todo, [], g, cut, seq, codes, pv, after)
         # the last pass: the waste first (its cards are on the waste now), then the stock
         ng = ~g
         for c, code, t in zip(seq[:p], codes, islice(after, 1, None), strict=False):
@@ -548,19 +527,26 @@ class Search:
             if m:
                 cut.append(c)
                 cut.append(m)
-        stack = pv[:p]  # values; the cards' identity is not needed any more
+        return self._last_pass(range(p, n), pv[:p], g, cut, seq, codes, pv, after)
+
+    def _last_pass(self, todo, stack: list[int], g: int, cut: list[int], seq, codes, pv,
+                   after) -> list[tuple[int, int]] | None:
+        """The relaxation's last pass, the cards at indexes ``todo`` dealt in order onto the
+        waste ``stack`` (values, top last), adding rule 5's certificates to ``cut``; None when
+        the relaxation fails."""
+        reached = g ^ (g + ONES)
         pop = stack.pop
         push = stack.append
         while stack and stack[-1] & reached:
             g |= pop()
             reached = g ^ (g + ONES)
         ng = ~g
-        for c, code, v, t in zip(islice(seq, p, None), islice(codes, p, None), islice(pv, p, None),
-                                 islice(after, p + 1, None), strict=True):
-            m = BELOW[code] & ng & ~t
+        for j in todo:
+            m = BELOW[codes[j]] & ng & ~after[j + 1]
             if m:
-                cut.append(c)
+                cut.append(seq[j])
                 cut.append(m)
+            v = pv[j]
             if v & reached:
                 g |= v
                 reached = g ^ (g + ONES)
