@@ -233,6 +233,54 @@ def test_rule_5b_is_exercised_and_agrees_with_brute_force(redeals):
     assert cut_somewhere, "rule 5b never fired: the test does not exercise it"
 
 
+def test_rule_6_split_agrees_with_brute_force(monkeypatch):
+    """Rule 6 (pin which copy fills each slot of the slowest foundations, then the exhaustive
+    search): the same verdicts as brute force near the end of real deals, splitting on 1, 2 or
+    all 4 foundations; won lines replay; and some pins are refused, so the rule is exercised.
+    Far enough from the end (17 to 21 cards) that the split has real choices to get wrong."""
+    from musical_cli import solve_musical
+    from musical_cli.solve_musical import Clock, Position, Search
+    from musical_cli.solver import _engine_moves
+
+    refused = 0
+    seen = {"won": 0, "lost": 0}
+    for k in range(18):
+        redeals = (0, 1, 2)[k % 3]
+        state = near_end(1 + k % 8, seed=53 * k + 3, cards_left=17 + k % 5, redeals=redeals)
+        if MUSICAL.outcome(state) is not Outcome.IN_PLAY:
+            continue
+        expected = brute_force(state)
+        seen[expected] += 1
+        for depth in (1, 2, 4):
+            monkeypatch.setattr(solve_musical, "SPLIT_DEPTH", depth)
+            search = Search(Position(state), Clock(None, None))
+            plain = search._pin
+            pins = [0, 0]
+
+            def counting(x, r, c, plain=plain, pins=pins):
+                got = plain(x, r, c)
+                pins[got is None] += 1
+                return got
+
+            search._pin = counting
+            won = search.run_split(None)
+            assert ("won" if won else "lost") == expected, (k, redeals, depth)
+            if won:
+                final = MUSICAL.play(state, _engine_moves(search.line()))
+                assert MUSICAL.outcome(final) is Outcome.WON
+            refused += pins[1]
+    assert seen["won"] and seen["lost"], seen
+    assert refused, "rule 6 never refused a pin: the test does not exercise it"
+
+
+def test_deal_409_is_lost_with_two_redeals():
+    """The one deal of 1-1000 the chronological search could not decide with two redeals
+    (20 million nodes): rule 6 proves it lost."""
+    got = solve(MUSICAL, opening(409, 2), budget=None)
+    assert got.result == "lost"
+    assert got.moves == ()
+
+
 # --- positions reached after random moves -------------------------------------------------------
 
 def random_position(n: int, seed: int, redeals: int | None, moves: int) -> MusicalState:
