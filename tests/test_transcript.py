@@ -155,7 +155,8 @@ def expected_verdict(record: GameRecord, final) -> tuple[int, str, dict]:
         text = f"won in {moves}"
         return 0, text, {"result": "won", "moves": n, "line": None, "reason": text}
     left = len(final.stock) + len(final.waste)
-    text = f"legal, not won: after {moves}, {left} cards still to build"
+    cards = f"{left} card" + ("" if left == 1 else "s")
+    text = f"legal, not won: after {moves}, {cards} still to build"
     return 1, text, {"result": "not-won", "moves": n, "line": None, "reason": text}
 
 
