@@ -67,6 +67,16 @@ can lie:
    the relaxed ones, and the cards after it in the real last pass are among the cards after it
    in today's sequence (the order never changes): "after c" is read in the whole sequence.
 
+6. *Splitting on the slowest foundations* (:meth:`Search.run_split`). Every winning assignment
+   fills each slot of a foundation X with one copy of the slot's rank that still allows X; so
+   trying, for one slot at a time, each such copy as *the* one (its set becomes {X}, the other
+   copies lose X), then rules 1, 3 and 5, and at the end the search above, is complete in any
+   order of the slots. Pinned cards make the relaxation of rule 3 exact for that foundation,
+   which is what proves deals whose loss comes from two slow foundations competing for the
+   same passes. The foundations split on are the two whose own cards need the most passes
+   when each is taken at its first copy after the previous one; within a foundation the slot
+   with the fewest copies that survive pinning goes first (fail first).
+
 The *local search* looks for a winning assignment directly: a move swaps the foundations of two
 copies of a rank, the score is the number of cards asap plays, and after a while without a new
 best it restarts, mostly from the best assignment so far kicked by a few random swaps (iterated
@@ -77,8 +87,10 @@ wins the exhaustive search is slow to reach, and can never prove a loss.
 local search (2000 assignments), then one exhaustive search to the end with slices of local
 search run every so many nodes (more often the more redeals are left, since wins are then the
 rule), less and less often as the search goes on (the wins it finds come early; a proof of loss
-needs the exhaustive search to the end). Slices are counted in nodes, not seconds, so the
-answer and the line are the same on every run unless the budget runs out. With unlimited
+needs the exhaustive search to the end). With two redeals or more, after ``SPLIT_AFTER`` nodes
+the exhaustive search gives way to rule 6, which proves the rare loss there far sooner. Slices
+are counted in nodes, not seconds, so the answer and the line are the same on every run unless
+the budget runs out. With unlimited
 redeals every consistent position is won (any copy a foundation wants can be dealt round to the
 top), and the first dive finds it.
 
