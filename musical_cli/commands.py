@@ -313,7 +313,13 @@ def _restart(session: Session, args: list[str]) -> Reply:
 
 
 # The solver commands import it lazily: it is the heaviest module and the shell must start fast.
-HINT_BUDGET = 5.0
+# hint answers within about a second (HINT_BUDGET for its own position, UNDO_BUDGET for how far
+# to undo) whenever that gives a useful answer, and only then searches on for longer (with
+# progress, Ctrl-C to stop): wins are found in milliseconds, while a proof that a position early
+# in the first pass is lost can take seconds, and is needed only to make "undo N" the least N.
+HINT_BUDGET = 0.5
+UNDO_BUDGET = 0.45
+LONG_HINT_BUDGET = 5.0
 SOLVE_BUDGET = 30.0
 
 
@@ -340,23 +346,38 @@ def _hint(session: Session, args: list[str]) -> Reply:
             return Reply().say("no move is left: 'undo' to go back", "bad")
         return Reply().say(f"hint: {move}  (from what you can see; the stock stays hidden)", "hint")
     solution = _solve(session, session.state, HINT_BUDGET)
+    if solution.result == "unknown":
+        back = _undo_to_winnable(session, UNDO_BUDGET)
+        if back is None:  # the start itself is lost, so is every later position
+            return Reply().say("no win is possible from here.", "bad").say(_LOST_FROM_START)
+        if back > 0:
+            return (Reply().say(f"undecided: no win found from here within {HINT_BUDGET:g} s "
+                                "('solve' searches longer);", "bad")
+                    .say(f"'undo {back}' gets back to a position that can still be won.", "hint"))
+        solution = _solve(session, session.state, LONG_HINT_BUDGET)
+        if solution.result == "unknown":
+            return Reply().say(f"no hint: the solver gave up after {LONG_HINT_BUDGET:g} s; try 'solve'", "bad")
     if solution.result == "won":
         return Reply().say(f"hint: {solution.moves[0]}  (a win in {plural(len(solution.moves), 'more move')})",
                            "hint")
-    if solution.result == "unknown":
-        return Reply().say(f"no hint: the solver gave up after {HINT_BUDGET:g} s; try 'solve'", "bad")
     reply = Reply().say("no win is possible from here.", "bad")
-    back = _undo_to_winnable(session)
+    back = _undo_to_winnable(session, UNDO_BUDGET)
+    if back is not None and back < 0:
+        back = _undo_to_winnable(session, SOLVE_BUDGET, settle=UNDO_BUDGET)
     if back is None:
-        return reply.say("This deal cannot be won even from its start: try 'new'.")
+        return reply.say(_LOST_FROM_START)
     if back < 0:
         return reply.say(f"the solver could not find a winnable earlier position within {SOLVE_BUDGET:g} s")
     return reply.say(f"'undo {back}' gets back to a position that can still be won.", "hint")
 
 
-def _undo_to_winnable(session: Session) -> int | None:
-    """How many moves to undo to reach the latest position proven winnable; None when even the
-    start is lost, -1 when the budget ran out first.
+_LOST_FROM_START = "This deal cannot be won even from its start: try 'new'."
+
+
+def _undo_to_winnable(session: Session, budget: float = SOLVE_BUDGET, settle: float | None = None) -> int | None:
+    """How many moves to undo to reach the latest position proven winnable within ``budget``
+    seconds (and within ``settle`` seconds more once one is found, when given); None when even
+    the start is lost, -1 when the budget ran out first.
 
     Winnability only ever goes from yes to no along a game (a lost position's successors are lost
     too), so there is one boundary, found by probing positions with the solver. A winning line
@@ -367,8 +388,8 @@ def _undo_to_winnable(session: Session) -> int | None:
     be winnable (the start, then where the game left the last winning line), for at most
     ``forward`` probes; then bisection over what is left (plain bisection when the start itself
     is undecided). An "unknown" counts as not winnable. The answer is the latest winnable
-    position when no probe runs out of time."""
-    deadline = time.monotonic() + SOLVE_BUDGET
+    position when no probe runs out of time, and a position proven winnable in any case."""
+    deadline = time.monotonic() + budget
     last = len(session.states) - 1  # known lost
     lo, hi = 0, last  # the boundary lies in [lo, hi): states[hi] is not winnable
     best: int | None = None
@@ -383,7 +404,7 @@ def _undo_to_winnable(session: Session) -> int | None:
         left = deadline - time.monotonic()
         if left <= 0:
             return -1 if best is None else session.steps_back(last - best)
-        solution = _solve(session, session.states[mid], min(HINT_BUDGET, left))
+        solution = _solve(session, session.states[mid], min(LONG_HINT_BUDGET, left))
         result = solution.result
         if result == "won":
             # states[mid + k] is on the winning line while the game made the line's moves
@@ -391,6 +412,8 @@ def _undo_to_winnable(session: Session) -> int | None:
             k = 0
             while mid + k + 1 < hi and k < len(line) and session.moves[mid + k] == line[k]:
                 k += 1
+            if best is None and settle is not None:
+                deadline = min(deadline, time.monotonic() + settle)
             best, lo = mid + k, mid + k + 1
         else:
             if result == "unknown" and walking and mid == 0:

@@ -589,3 +589,104 @@ def test_solve_play_in_any_case():
     s = session(2)
     execute(s, "SOLVE PLAY")
     assert s.outcome() is Outcome.WON
+
+
+def _lost_session(seed: int = 3) -> Session:
+    """Deal 2 (two redeals) along a winning line until 14 cards are left, then random moves
+    until no win is left: a lost position whose game passed through winnable ones."""
+    import random
+
+    from musical_cli.solver import solve
+
+    rng = random.Random(seed)
+    s = session(2)
+    for word in winning_line(2):
+        if MUSICAL.cards_to_build(s.state) <= 14:
+            break
+        execute(s, word)
+    while solve(MUSICAL, s.state, budget=None).result == "won":
+        legal = MUSICAL.legal_moves(s.state)
+        assert legal, f"won by chance with seed {seed}: pick another"
+        plays = [m for m in legal if isinstance(m, Transfer)]
+        execute(s, str(rng.choice(plays) if plays and rng.random() < 0.6 else rng.choice(legal)))
+    return s
+
+
+def _undo_count(out: str) -> int:
+    m = re.search(r"'undo (\d+)' gets back to a position that can still be won", out)
+    assert m, out
+    return int(m.group(1))
+
+
+def _winnable_after_undo(s: Session, n: int) -> bool:
+    from musical_cli.solver import solve
+
+    execute(s, f"undo {n}")
+    return solve(MUSICAL, s.state, budget=None).result == "won"
+
+
+@needs_solver
+def test_hint_on_a_lost_position_says_how_far_to_undo():
+    s = _lost_session()
+    before = snapshot(s)
+    out = text(execute(s, "hint"))
+    assert "no win is possible from here" in out
+    n = _undo_count(out)
+    assert snapshot(s) == before  # a hint plays nothing
+    assert _winnable_after_undo(s, n)
+
+
+@needs_solver
+def test_hint_on_a_deal_lost_from_its_start():
+    s = session(1, redeals=0)  # no opening is winnable without a redeal
+    execute(s, "d;d;d")
+    out = text(execute(s, "hint"))
+    assert "no win is possible from here" in out and "cannot be won even from its start" in out
+
+
+@needs_solver
+def test_hint_undecided_here_offers_a_winnable_earlier_position(monkeypatch):
+    """When the solver cannot decide the current position quickly, hint says so and still
+    names a position proven winnable, without the long search."""
+    from musical_cli import commands
+    from musical_cli.solver import Solution
+
+    s = _lost_session(8)
+    real = commands._solve
+    budgets = []
+
+    def slow_here(session, state, budget):
+        if state is session.state:
+            budgets.append(budget)
+            return Solution("unknown", (), 0, budget)
+        return real(session, state, budget)
+
+    monkeypatch.setattr(commands, "_solve", slow_here)
+    out = text(execute(s, "hint"))
+    assert "undecided" in out
+    assert budgets == [commands.HINT_BUDGET]  # no long search when a quick answer exists
+    assert _winnable_after_undo(s, _undo_count(out))
+
+
+@needs_solver
+def test_hint_searches_longer_when_the_quick_search_finds_nothing(monkeypatch):
+    """Nothing decided within the quick budgets: hint falls back to the long ones and still
+    gives an undo count that leads to a winnable position."""
+    from musical_cli import commands
+    from musical_cli.solver import Solution
+
+    s = _lost_session(10)
+    real = commands._solve
+    budgets = []
+
+    def quick_fails(session, state, budget):
+        budgets.append(budget)
+        if budget <= commands.HINT_BUDGET:
+            return Solution("unknown", (), 0, budget)
+        return real(session, state, budget)
+
+    monkeypatch.setattr(commands, "_solve", quick_fails)
+    out = text(execute(s, "hint"))
+    assert "no win is possible from here" in out
+    assert max(budgets) > commands.HINT_BUDGET
+    assert _winnable_after_undo(s, _undo_count(out))
