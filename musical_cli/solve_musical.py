@@ -994,8 +994,8 @@ def solve_position(state: MusicalState, budget: float | None,
         if 2 <= left < UNLIMITED:
             # With two redeals or more, the wins the chronological search finds come within
             # SPLIT_AFTER nodes (deals 1-1000: at most 121,000); rule 6's split is what proves
-            # the rare loss (deal 409: lost in 660,000 nodes, where the chronological search
-            # is still undecided after 20 million).
+            # the rare loss (deal 409: lost after 360,000 nodes of split, where the chronological
+            # search is still undecided after 20 million).
             got = search.run(SPLIT_AFTER)
             if got is None:
                 got = search.run_split(None)
