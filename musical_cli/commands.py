@@ -404,7 +404,10 @@ def _undo_to_winnable(session: Session, budget: float = SOLVE_BUDGET, settle: fl
         left = deadline - time.monotonic()
         if left <= 0:
             return -1 if best is None else session.steps_back(last - best)
-        solution = _solve(session, session.states[mid], min(LONG_HINT_BUDGET, left))
+        # The start decides the most (lost there is lost everywhere): it may take half of
+        # a long budget, any other probe LONG_HINT_BUDGET at most.
+        cap = max(LONG_HINT_BUDGET, left / 2) if mid == 0 else LONG_HINT_BUDGET
+        solution = _solve(session, session.states[mid], min(cap, left))
         result = solution.result
         if result == "won":
             # states[mid + k] is on the winning line while the game made the line's moves

@@ -690,3 +690,27 @@ def test_hint_searches_longer_when_the_quick_search_finds_nothing(monkeypatch):
     assert "no win is possible from here" in out
     assert max(budgets) > commands.HINT_BUDGET
     assert _winnable_after_undo(s, _undo_count(out))
+
+
+@needs_solver
+def test_hint_gives_the_start_a_long_probe(monkeypatch):
+    """A deal lost from its start whose start takes longer to prove lost than any other probe
+    may (deal 409 takes about 6 s): the long search for how far to undo gives the start more
+    time, and hint says the deal cannot be won, instead of giving up."""
+    from musical_cli import commands
+    from musical_cli.solver import Solution
+
+    s = session(1)
+    execute(s, "d;d;d;d;d")
+    start, here = s.states[0], s.state
+
+    def fake(session, state, budget):
+        if state is here:
+            return Solution("lost", (), 0, 0.0)
+        if state is start and budget > commands.LONG_HINT_BUDGET:
+            return Solution("lost", (), 0, 6.0)
+        return Solution("unknown", (), 0, budget)
+
+    monkeypatch.setattr(commands, "_solve", fake)
+    out = text(execute(s, "hint"))
+    assert "cannot be won even from its start" in out, out
