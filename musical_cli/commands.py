@@ -74,6 +74,9 @@ class Session:
         self.moves: list[Move] = list(moves)
         self.steps: list[int] = [1] * len(moves)
         self.undone: list[tuple[Move, ...]] = []
+        # The solver's decided verdicts (won or lost) in this game: a verdict never changes, and
+        # each hint probes the same earlier positions again (the start first).
+        self.solved: dict[Any, Any] = {}
         if not moves:
             self._turn_up()
 
@@ -326,7 +329,13 @@ SOLVE_BUDGET = 30.0
 def _solve(session: Session, state: Any, budget: float):
     from .solver import solve
 
-    return solve(session.game, state, budget=budget, progress=session.progress)
+    known = session.solved.get(state)
+    if known is not None:
+        return known
+    solution = solve(session.game, state, budget=budget, progress=session.progress)
+    if solution.result != "unknown":
+        session.solved[state] = solution
+    return solution
 
 
 @command("hint", "hint", "the next move of a winning line from here",

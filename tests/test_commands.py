@@ -714,3 +714,26 @@ def test_hint_gives_the_start_a_long_probe(monkeypatch):
     monkeypatch.setattr(commands, "_solve", fake)
     out = text(execute(s, "hint"))
     assert "cannot be won even from its start" in out, out
+
+
+@needs_solver
+def test_a_second_hint_reuses_the_verdicts_of_the_first(monkeypatch):
+    """Each hint probes the same earlier positions; the session keeps the decided verdicts, so
+    asking again in the same game gives the same answer without solving anything."""
+    from musical_cli import solver
+
+    s = _lost_session()
+    first = text(execute(s, "hint"))
+    calls = []
+    real = solver.solve
+
+    def counting(*args, **kwargs):
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(solver, "solve", counting)
+    assert text(execute(s, "hint")) == first
+    assert calls == []
+    execute(s, "new 2")  # another game: nothing carried over
+    execute(s, "hint")
+    assert calls
