@@ -117,6 +117,16 @@ def random_game(n: int, rng: random.Random, redeals: int | None = 2):
     return state, moves
 
 
+def print_times(what: str, times: list[float], slow: list[str]) -> None:
+    """Median, 90th percentile and max of ``times``, how many took a second or more, and the
+    ``slow`` ones' descriptions."""
+    over = sum(t >= 1.0 for t in times)
+    print(f"   {what}: median {statistics.median(times):.4f} s, p90 {percentile(times, 0.9):.4f} s, "
+          f"max {max(times):.3f} s; {over} of {len(times)} took a second or more")
+    for line in slow:
+        print(f"   slow: {line}")
+
+
 def hint_commands(count: int, seed: int = 5) -> None:
     """The shell's whole ``hint`` command (solve, then on a loss the search for how far to undo)
     on the same positions as :func:`hints`, with the shell's own budgets."""
@@ -138,12 +148,8 @@ def hint_commands(count: int, seed: int = 5) -> None:
         if seconds >= 1.0:
             said = "".join(text for _, text in reply.out).replace("\n", " ")[:100]
             slow.append(f"#{k} deal {n} after {len(moves)} moves: {seconds:.2f} s: {said}")
-    over = sum(t >= 1.0 for t in times)
     print(f"\n== hint command timing: {count} positions from real games, 2 redeals")
-    print(f"   time: median {statistics.median(times):.4f} s, p90 {percentile(times, 0.9):.4f} s, "
-          f"max {max(times):.3f} s; {over} of {count} took a second or more")
-    for line in slow:
-        print(f"   slow: {line}")
+    print_times("time", times, slow)
 
 
 def hints(count: int, budget: float | None, seed: int = 5) -> None:
@@ -159,14 +165,10 @@ def hints(count: int, budget: float | None, seed: int = 5) -> None:
         if got.seconds >= 1.0:
             slow.append(f"#{k} deal {1 + k % 1000} pass {state.pass_number} stock {len(state.stock)} "
                         f"waste {len(state.waste)} ({got.result}, {got.seconds:.2f} s)")
-    over = sum(t >= 1.0 for t in times)
     print(f"\n== hint timing: {count} positions from real games (random legal prefixes), 2 redeals, "
           f"budget {budget} s")
     print(f"   results {results}")
-    print(f"   solve time: median {statistics.median(times):.4f} s, p90 {percentile(times, 0.9):.4f} s, "
-          f"max {max(times):.3f} s; {over} of {count} took a second or more")
-    for line in slow:
-        print(f"   slow: {line}")
+    print_times("solve time", times, slow)
     own, children = peak_rss_mb()
     print(f"   peak RSS so far: this process {own:.0f} MB, largest worker {children:.0f} MB")
 

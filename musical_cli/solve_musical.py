@@ -67,7 +67,7 @@ can lie:
    the relaxed ones, and the cards after it in the real last pass are among the cards after it
    in today's sequence (the order never changes): "after c" is read in the whole sequence.
 
-6. *Splitting on the slowest foundations* (:meth:`Search.run_split`). Every winning assignment
+6. *Splitting on the slowest foundations* (:meth:`Search.run` with ``split``). Every winning assignment
    fills each slot of a foundation X with one copy of the slot's rank that still allows X; so
    trying, for one slot at a time, each such copy as *the* one (its set becomes {X}, the other
    copies lose X), then rules 1, 3 and 5, and at the end the search above, is complete in any
@@ -370,14 +370,20 @@ class Search:
             pop = stack.pop
 
     # -- the search -----------------------------------------------------------------------
-    def run(self, node_limit: int | None) -> bool | None:
-        """True (won, ``self.moves`` is the line), False (lost), None (node limit reached)."""
+    def run(self, node_limit: int | None, split: bool = False) -> bool | None:
+        """True (won, ``self.moves`` is the line), False (lost), None (node limit reached).
+        With ``split``, rule 6 first pins which copy fills each slot of the foundations of
+        :meth:`split_order`, and the search runs on each pinning."""
         if not self.reset():
             return False
         if self.relax and not self.relaxed_ok():
             return False
         self.limit = None if node_limit is None else self.clock.nodes + node_limit
         try:
+            if split:
+                order = self.split_order()
+                self.unpinned = [list(range(self.h[x], SLOTS)) for x in order]
+                return self._split(order, 0)
             return self._dfs()
         except Limit:
             return None
@@ -467,9 +473,7 @@ class Search:
             else:
                 continue
             break
-        cm = self.cm
-        for i, old in reversed(undo):
-            cm[i] = old
+        self._restore(undo)
         return None
 
     def _stuck_cuts(self) -> list[tuple[int, int]] | None:
@@ -586,6 +590,12 @@ class Search:
                     out.append((c, 1 << x))
         return out
 
+    def _restore(self, undo: list[tuple[int, int]]) -> None:
+        """Undo a list of (card, old code) changes, latest first."""
+        cm = self.cm
+        for i, old in reversed(undo):
+            cm[i] = old
+
     def _bound(self) -> list[tuple[int, int]] | None:
         """Rules 3 and 5 at the current position: None when they prove it lost, else the undo
         list of the allowed sets rule 5 cut."""
@@ -623,8 +633,7 @@ class Search:
         if any(self._play(c, r, x) for x in BITS[w & v]) or self._skip(c, r, w, v):
             return True
         if probed:
-            for i, old in reversed(probed):
-                cm[i] = old
+            self._restore(probed)
         self._store(key)
         return False
 
@@ -703,21 +712,6 @@ class Search:
         chains.sort()
         return [x for _, x in chains[:SPLIT_DEPTH]]
 
-    def run_split(self, node_limit: int | None) -> bool | None:
-        """Rule 6: like :meth:`run`, but first pin which copy fills each slot of the foundations
-        of :meth:`split_order`, then run the exhaustive search on each pinning."""
-        if not self.reset():
-            return False
-        if self.relax and not self.relaxed_ok():
-            return False
-        self.limit = None if node_limit is None else self.clock.nodes + node_limit
-        order = self.split_order()
-        self.unpinned = [list(range(self.h[x], SLOTS)) for x in order]
-        try:
-            return self._split(order, 0)
-        except Limit:
-            return None
-
     def _pin(self, x: int, r: int, c: int) -> list[tuple[int, int]] | None:
         """Copy c (rank r) fills foundation x's slot for r: x becomes c's only foundation and
         leaves the other copies' sets; then rules 1, 3 and 5. The undo list, or None when that
@@ -736,13 +730,8 @@ class Search:
             if u is not None:
                 undo.extend(u)
                 return undo
-        self._unpin(undo)
+        self._restore(undo)
         return None
-
-    def _unpin(self, undo: list[tuple[int, int]]) -> None:
-        cm = self.cm
-        for i, old in reversed(undo):
-            cm[i] = old
 
     def _split(self, order: list[int], k: int) -> bool:
         """Rule 6. Every winning assignment fills each slot of foundation x with one copy of its
@@ -769,7 +758,7 @@ class Search:
                     undo = self._pin(x, r, c)
                     if undo is not None:
                         ok.append(c)
-                        self._unpin(undo)
+                        self._restore(undo)
             if best < 0 or len(ok) < len(best_ok):
                 best, best_ok = j, ok
                 if len(ok) <= 1:
@@ -782,7 +771,7 @@ class Search:
             if undo is not None:
                 if self._split(order, k):
                     return True
-                self._unpin(undo)
+                self._restore(undo)
         slots.insert(at, best)
         return False
 
@@ -998,7 +987,7 @@ def solve_position(state: MusicalState, budget: float | None,
             # search is still undecided after 20 million).
             got = search.run(SPLIT_AFTER)
             if got is None:
-                got = search.run_split(None)
+                got = search.run(None, split=True)
         else:
             got = search.run(None)
         return ("won" if got else "lost"), search.line(), clock.nodes

@@ -263,7 +263,7 @@ def test_rule_6_split_agrees_with_brute_force(monkeypatch):
                 return got
 
             search._pin = counting
-            won = search.run_split(None)
+            won = search.run(None, split=True)
             assert ("won" if won else "lost") == expected, (k, redeals, depth)
             if won:
                 final = MUSICAL.play(state, _engine_moves(search.line()))
