@@ -13,7 +13,17 @@ from dataclasses import dataclass
 WASTE = "w"
 FOUNDATION = "f"
 PILE = "p"
+# English for each kind, for messages. A game with places of its own (a quilt, reserves)
+# registers their letters with register_kind; a name with "{}" takes the index there.
 KIND_NAMES = {WASTE: "the waste", FOUNDATION: "foundation", PILE: "pile"}
+
+
+def register_kind(letter: str, name: str) -> str:
+    """Declare a kind of place (one lower-case letter) and its English name; returns the letter."""
+    if len(letter) != 1 or not letter.islower() or KIND_NAMES.get(letter, name) != name:
+        raise ValueError(f"place kind {letter!r} is taken or not one lower-case letter")
+    KIND_NAMES[letter] = name
+    return letter
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +37,10 @@ class Place:
     @property
     def name(self) -> str:
         """English for messages: 'the waste', 'foundation 2', 'pile 3'."""
-        return KIND_NAMES[self.kind] if self.kind == WASTE else f"{KIND_NAMES[self.kind]} {self.index}"
+        name = KIND_NAMES[self.kind]
+        if self.kind == WASTE:
+            return name
+        return name.format(self.index) if "{}" in name else f"{name} {self.index}"
 
 
 W = Place(WASTE)
