@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .calculation import CALCULATION
-from .game import Game
-from .musical import MUSICAL
+from ..calculation import CALCULATION
+from ..game import Game
+from ..musical import MUSICAL
 
 GAMES: dict[str, Game] = {MUSICAL.name: MUSICAL, CALCULATION.name: CALCULATION}
 DEFAULT_GAME = MUSICAL
