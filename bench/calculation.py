@@ -24,11 +24,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from musical_cli.blind import ROLLOUTS, blind_play, heuristic_move, view_of  # noqa: E402
-from musical_cli.calculation import CALCULATION, CalculationRules  # noqa: E402
 from musical_cli.deals import parse_deal_range  # noqa: E402
 from musical_cli.game import Outcome  # noqa: E402
-from musical_cli.solve_calculation import solve_calculation  # noqa: E402
+from musical_cli.games.calculation.blind import ROLLOUTS, blind_play, heuristic_move, view_of  # noqa: E402
+from musical_cli.games.calculation.rules import CALCULATION, CalculationRules  # noqa: E402
+from musical_cli.games.calculation.solver import solve_calculation  # noqa: E402
 
 
 def bench_solver(deals, rules: CalculationRules, budget: float | None, verbose: bool) -> None:

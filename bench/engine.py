@@ -27,7 +27,7 @@ except ImportError:  # run from a checkout without installing
     from musical_cli.deals import DealNumber
 
 from musical_cli.game import Outcome
-from musical_cli.musical import MUSICAL
+from musical_cli.games.musical.rules import MUSICAL
 
 MOVE_LIMIT = 10_000  # a safety net; with the default rules a game ends well before this
 

@@ -30,8 +30,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from musical_cli.deals import DealNumber, parse_deal_range  # noqa: E402
+from musical_cli.games.musical.rules import MUSICAL, MusicalRules, parse_redeals  # noqa: E402
 from musical_cli.moves import Transfer  # noqa: E402
-from musical_cli.musical import MUSICAL, MusicalRules, parse_redeals  # noqa: E402
 from musical_cli.solver import solve  # noqa: E402
 from musical_cli.stats import StatsReport, percentile, run_stats  # noqa: E402
 

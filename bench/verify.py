@@ -31,8 +31,8 @@ except ImportError:  # run from a checkout without installing
     from musical_cli.deals import DealNumber
 
 from musical_cli.game import Outcome
+from musical_cli.games.musical.rules import FOUNDATION_SIZE, MUSICAL, SEQUENCES, MusicalRules
 from musical_cli.moves import DEAL, REDEAL, F, Move, Transfer, W
-from musical_cli.musical import FOUNDATION_SIZE, MUSICAL, SEQUENCES, MusicalRules
 from musical_cli.transcript import GameRecord, format_transcript, read_transcript
 
 

@@ -12,7 +12,7 @@ from typing import Any, TextIO
 
 from . import __version__
 from .deals import DealNumber, DealNumberError, parse_deal_range, random_deal_number
-from .game import Game, Outcome, RulesError
+from .game import Game, NotAvailable, Outcome, RuleOption, RulesError
 from .games import DEFAULT_GAME, GAMES, game_named
 from .render import STYLE, Fragments, layout, opening_record, opening_text, plain, plural, wants_colour
 
@@ -60,16 +60,45 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _game_name(text: str) -> str:
+    try:
+        return game_named(text).name
+    except KeyError:
+        known = ", ".join(repr(n) for n in sorted(GAMES))
+        raise argparse.ArgumentTypeError(f"no game {text!r} (choose from {known})") from None
+
+
+def rule_flags() -> dict[str, list[tuple[Game, RuleOption]]]:
+    """Every rule option's flag, with the games (in registry order) that declare it."""
+    flags: dict[str, list[tuple[Game, RuleOption]]] = {}
+    for game in GAMES.values():
+        for option in game.options:
+            flags.setdefault(option.option_flag, []).append((game, option))
+    return flags
+
+
+def _dest(flag: str) -> str:
+    return "rule_" + flag.lstrip("-").replace("-", "_")
+
+
 def _add_rules(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--game", choices=sorted(GAMES), default=None,
-                   help=f"the game (default {DEFAULT_GAME.name})")
-    p.add_argument("--redeals", metavar="K", default=None,
-                   help="Musical: how many times the waste may be turned over: 0, 1, 2 (default) "
-                        "... or 'unlimited'")
-    p.add_argument("--piles", metavar="N", default=None,
-                   help="Calculation: 4 waste piles (default), or 3")
-    p.add_argument("--no-bases", dest="bases", action="store_const", const="no", default=None,
-                   help="Calculation: set out no A, 2, 3, 4; all 52 cards are dealt")
+    p.add_argument("--game", type=_game_name, default=None, metavar="GAME",
+                   help=f"the game: {', '.join(GAMES)} (default {DEFAULT_GAME.name})")
+    # One flag per rule option that some game declares; a flag two games share is one flag.
+    for flag, owners in rule_flags().items():
+        first = owners[0][1]
+        text = "; ".join(f"{g.title}: {o.help}" for g, o in owners)
+        if first.metavar is None:
+            p.add_argument(flag, dest=_dest(flag), action="store_const", const=first.const, default=None,
+                           help=text)
+        else:
+            p.add_argument(flag, dest=_dest(flag), metavar=first.metavar, default=None, help=text)
+
+
+def _given_flags(args: argparse.Namespace) -> dict[str, str]:
+    """The rule flags given on the command line, with their values as text."""
+    return {flag: getattr(args, _dest(flag)) for flag in rule_flags()
+            if getattr(args, _dest(flag), None) is not None}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -117,8 +146,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", metavar="SECONDS", type=_positive_float, default=10.0,
                    help="per deal, before it counts as unknown (default 10)")
     p.add_argument("--player", choices=("solver", "blind"), default="solver",
-                   help="Calculation: 'solver' sees the stock order (default); 'blind' plays each "
-                        "deal seeing only what a player sees")
+                   help="'solver' sees the stock order (default); 'blind' plays each deal seeing "
+                        "only what a player sees (for games whose stock stays hidden)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     _add_rules(p)
     return parser
@@ -127,15 +156,13 @@ def build_parser() -> argparse.ArgumentParser:
 def _rules(game: Game, args: argparse.Namespace) -> tuple[Any, dict[str, str]]:
     """The rules the options ask for, and the options given explicitly (as text)."""
     given: dict[str, str] = {}
-    known = game.rules_options(game.default_rules())
-    for option in ("redeals", "piles", "bases"):
-        value = getattr(args, option, None)
-        if value is None:
-            continue
-        if option not in known:
-            flag = "--no-bases" if option == "bases" else f"--{option}"
-            raise UsageError(f"{flag} is not a rule of {game.title}")
-        given[option] = value
+    flags = rule_flags()
+    for flag, value in _given_flags(args).items():
+        option = next((o for g, o in flags[flag] if g is game), None)
+        if option is None:
+            owners = " and ".join(g.name for g, _ in flags[flag])
+            raise UsageError(f"{flag} is a rule option of {owners}; this game is {game.name}")
+        given[option.name] = value
     try:
         rules = game.rules_from_options(given)
     except RulesError as e:
@@ -294,8 +321,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from .transcript import GameRecord, format_transcript
 
     if args.file is not None:
-        if args.seed is not None or args.redeals is not None or args.game is not None:
-            raise UsageError("give either a transcript FILE or --seed/--redeals/--game, not both")
+        if args.seed is not None or args.game is not None or _given_flags(args):
+            raise UsageError("give either a transcript FILE or --seed/--game and rule options, not both")
         t = _read_transcript(args.file)
         status, text, _ = _verdict(t)
         if status == EXIT_INVALID:
@@ -333,9 +360,12 @@ def cmd_stats(args: argparse.Namespace) -> int:
     rules, _ = _rules(game, args)
     if args.workers is not None and args.workers < 1:
         raise UsageError("--workers must be 1 or more")
-    if args.player == "blind" and not game.hint_is_blind:
-        raise UsageError(f"--player blind is for games whose stock stays hidden; {game.title}'s "
-                         "is seen after the first pass")
+    if args.player not in game.players:
+        if args.player == "blind" and "solver" in game.players:
+            raise UsageError(f"--player blind is for games whose stock stays hidden; {game.title}'s "
+                             "is seen after the first pass")
+        raise NotAvailable(f"{game.title} has no {args.player} yet" if args.player == "solver"
+                           else f"{game.title} has no {args.player} player yet")
     deals = [d for group in args.deals for d in group]
     run = partial(run_stats, deals, rules, workers=args.workers, budget=args.budget, game=game,
                   player=args.player)
@@ -367,7 +397,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
         print(f"  won      {pct(report.won)}")
         print(f"  lost     {pct(report.lost)}")
         print(f"  unknown  {pct(report.unknown)}")
-        if game.name == "musical":
+        if game.has_greedy:
             print(f"  greedy   {pct(report.greedy_won)}  won by always playing to the lowest foundation "
                   "that takes a card")
         print(f"  seconds per deal: median {report.median:.3f}, 90th percentile {report.p90:.3f}, "
@@ -393,7 +423,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_usage(sys.stderr)
         print(f"musical: error: {e}", file=sys.stderr)
         return EXIT_USAGE
-    except FileError as e:
+    except (FileError, NotAvailable) as e:
         print(f"musical: {e}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

@@ -228,8 +228,9 @@ def _move(session: Session, text: str) -> Reply:
 
 
 @command("d", "d", "deal: turn the stock's top card onto the waste", aliases=("deal",),
-         details="Allowed while the stock has cards; in Calculation only when the waste card has "
-                 "been placed (the shell turns the next card up by itself, as PySolFC does).")
+         details="Allowed while the stock has cards, when the rules allow it ('rules' says when). "
+                 "In a game where the turned card must be placed at once, the shell turns the "
+                 "next card up by itself, as PySolFC does.")
 def _deal(session: Session, args: list[str]) -> Reply:
     _no_args(args, "d")
     return _move(session, "d")
@@ -241,25 +242,18 @@ def _targets(session: Session) -> list[str]:
             + [f"p{j}" for j in range(1, len(getattr(state, "piles", ())) + 1)])
 
 
-@command("w", "w [fN|pN]", "play the waste card to foundation N (Calculation: or onto pile N)",
+@command("w", "w [TARGET]", "play the waste card: to foundation N (w fN), or where the game allows",
          details="'w f2', 'wf2', 'w2' and 'w 2' are the same move. 'w' alone plays the card to the "
                  "one foundation that takes it; when several or none do, it says what would work. "
-                 "In Calculation, 'w p3' puts the card on waste pile 3.",
+                 "The other targets are the game's ('help' lists its moves).",
          arguments=_targets)
 def _waste(session: Session, args: list[str]) -> Reply:
     return _move(session, " ".join(["w", *args]))
 
 
-@command("p", "pN fM", "Calculation: play the top card of pile N to foundation M",
-         details="'p2 f1', 'p2f1' and 'p2 1' are the same move. Cards never move from pile to pile.",
-         arguments=lambda session: [f"f{i}" for i in range(1, len(session.state.foundations) + 1)])
-def _pile(session: Session, args: list[str]) -> Reply:
-    return _move(session, " ".join(["p", *args]))
-
-
-@command("redeal", "redeal", "Musical: turn the waste over to become the stock again",
-         details="Allowed when the stock is empty and the waste is not, at most twice a game "
-                 "(the rule option --redeals). Calculation has no redeal.")
+@command("redeal", "redeal", "turn the waste over to become the stock again",
+         details="Allowed when the stock is empty and the waste is not, as often as the game's "
+                 "rules allow (the rule option --redeals); some games have no redeal.")
 def _redeal(session: Session, args: list[str]) -> Reply:
     _no_args(args, "redeal")
     return _move(session, "redeal")
@@ -339,12 +333,13 @@ def _solve(session: Session, state: Any, budget: float):
 
 
 @command("hint", "hint", "the next move of a winning line from here",
-         details="In Musical the solver sees the whole stock (a player has seen it after the first "
-                 "pass); when no win is left it says how many moves to undo to get back to one. "
-                 "In Calculation the hint never reads the stock: it comes from a player that knows "
-                 "only the cards seen.")
+         details="Where a player has seen the whole stock after the first pass, the solver sees it "
+                 "too; when no win is left it says how many moves to undo to get back to one. "
+                 "In a game whose stock stays hidden, the hint never reads the stock: it comes "
+                 "from a player that knows only the cards seen.")
 def _hint(session: Session, args: list[str]) -> Reply:
     _no_args(args, "hint")
+    _need_player(session)
     if session.outcome() is Outcome.WON:
         return Reply().say("the game is won; nothing to hint")
     if session.game.hint_is_blind:
@@ -378,6 +373,13 @@ def _hint(session: Session, args: list[str]) -> Reply:
     if back < 0:
         return reply.say(f"the solver could not find a winnable earlier position within {SOLVE_BUDGET:g} s")
     return reply.say(f"'undo {back}' gets back to a position that can still be won.", "hint")
+
+
+def _need_player(session: Session, blind: bool = True) -> None:
+    """A game with no solver (or, for hint and auto, no blind player) says so."""
+    players = session.game.players
+    if "solver" not in players and not (blind and "blind" in players):
+        raise CommandError(f"{session.game.title} has no solver yet: no hint, solve or auto")
 
 
 _LOST_FROM_START = "This deal cannot be won even from its start: try 'new'."
@@ -447,6 +449,7 @@ def _solve_cmd(session: Session, args: list[str]) -> Reply:
     args = [a.lower() for a in args]
     if args not in ([], ["play"]):
         raise CommandError("usage: solve [play]")
+    _need_player(session, blind=False)
     solution = _solve(session, session.state, SOLVE_BUDGET)
     reply = Reply()
     if solution.result == "lost":
@@ -468,6 +471,7 @@ def _solve_cmd(session: Session, args: list[str]) -> Reply:
          details="Only moves that cannot turn a winnable position into a lost one.")
 def _auto(session: Session, args: list[str]) -> Reply:
     _no_args(args, "auto")
+    _need_player(session)
     from .solver import safe_moves
 
     moves = safe_moves(session.game, session.state)
@@ -518,6 +522,16 @@ def _load(session: Session, args: list[str]) -> Reply:
     return Reply(show=True).say(f"loaded deal {record.deal}, {plural(len(record.moves), 'move')}, from {path}")
 
 
+@command("rules", "rules", "the rules of the game in hand",
+         details="The same text as the game's part of the man page (musical(1), GAMES).")
+def _rules(session: Session, args: list[str]) -> Reply:
+    _no_args(args, "rules")
+    reply = Reply()
+    for text in session.game.rules_text.rstrip("\n").split("\n"):
+        reply.say(text)
+    return reply
+
+
 @command("help", "help [COMMAND]", "list the commands, or explain one", aliases=("?",),
          arguments=lambda session: sorted(REGISTRY))
 def _help(session: Session, args: list[str]) -> Reply:
@@ -534,9 +548,14 @@ def _help(session: Session, args: list[str]) -> Reply:
         if cmd.details:
             reply.say(f"  {cmd.details}")
         return reply
-    width = max(len(c.usage) for c in REGISTRY.values())
+    notation = session.game.notation
+    width = max(len(u) for u in [c.usage for c in REGISTRY.values()] + [u for u, _ in notation])
     for cmd in REGISTRY.values():
         reply.say(f"  {cmd.usage:<{width}}  {cmd.summary}")
+    if notation:
+        reply.say(f"Moves in {session.game.title}:")
+        for usage, meaning in notation:
+            reply.say(f"  {usage:<{width}}  {meaning}")
     reply.say("Several commands on one line are separated by ';'. 'help COMMAND' tells more.")
     return reply
 

@@ -1,15 +1,21 @@
 """The protocol every game of the family follows, and the errors the engine raises.
 
-A game is one module with one :class:`Game` object: it lays out a deal, lists the legal moves,
-applies a move (returning a new state or raising :class:`IllegalMove`) and tells the outcome.
-Notation, transcripts, the solver and the shell talk to this protocol, never to a game's insides.
+A game is one package under :mod:`musical_cli.games` with one :class:`Game` object. The object
+carries its names, its rule options and its notation as class data, and answers every question
+the shared layers ask: it lays out a deal, lists the legal moves, applies a move (returning a new
+state or raising :class:`IllegalMove`) and tells the outcome; through hooks that its package
+fills in (imported only when asked, so that the engine stays light), it draws its layout, gives
+its opening as a record, and solves, hints and plays. Notation, transcripts, the solver front,
+rendering, the shell and the command line talk to this protocol, never to a game's insides, and
+never branch on a game's name.
 """
 
 from __future__ import annotations
 
 import enum
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .cards import Card
@@ -81,12 +87,74 @@ class RulesError(ValueError):
     """A rule option that the game does not have, or a value it cannot take."""
 
 
+class NotAvailable(NotImplementedError):
+    """What a game does not offer (a solver, a greedy baseline, a blind player): the message
+    says so in words a user can read."""
+
+
+def parse_yes_no(name: str) -> Callable[[str], bool]:
+    """A parser for a yes/no rule option's text."""
+
+    def parse(text: str) -> bool:
+        t = text.strip().lower()
+        if t in ("yes", "true", "1", "on"):
+            return True
+        if t in ("no", "false", "0", "off"):
+            return False
+        raise RulesError(f"{name} must be yes or no; not {text!r}")
+
+    return parse
+
+
+def yes_no(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """One rule option, declared as data. The command line builds its flag from it, a
+    transcript's header and ``deal``/``stats`` records name it, help and the man page check
+    list it. ``field`` is the attribute of the game's rules value that holds it.
+
+    A switch (``metavar`` None) takes no value on the command line: the flag sets ``const``."""
+
+    name: str  # the word in transcripts and JSON: "redeals"
+    help: str  # one line for --help: what it changes and its values
+    default: str  # the value's text when not given
+    parse: Callable[[str], Any]  # text to value; raises RulesError with the values allowed
+    format: Callable[[Any], str] = str  # value to text, the inverse of parse
+    flag: str = ""  # the command-line flag; "--" + name when empty
+    metavar: str | None = "VALUE"
+    const: str | None = None  # a switch's value when its flag is given
+    field: str = ""  # the rules attribute; name (with "-" as "_") when empty
+
+    @property
+    def option_flag(self) -> str:
+        return self.flag or f"--{self.name}"
+
+    @property
+    def attribute(self) -> str:
+        return self.field or self.name.replace("-", "_")
+
+
 class Game(ABC):
     """One game of the family. Every method is pure: states and moves are values."""
 
     name: str  # the word used on the command line and in transcripts: "musical"
     title: str  # for people: "Musical"
+    aliases: tuple[str, ...] = ()  # other names a user may type: "betsy-ross"
     decks: int = 1
+    # The rule options, as data; ``rules_type`` is the frozen dataclass that holds their values
+    # (one attribute per option) and checks them.
+    options: ClassVar[tuple[RuleOption, ...]] = ()
+    rules_type: ClassVar[type] = type(None)
+    # The moves, for help: (the notation, what it does), in the game's own words.
+    notation: ClassVar[tuple[tuple[str, str], ...]] = ()
+    # Who can play a deal for ``stats``: "solver" (sees the stock), "blind" (sees what a player
+    # sees). Empty: the game has no solver.
+    players: ClassVar[tuple[str, ...]] = ()
+    # Whether a baseline strategy (``greedy_wins``) is reported beside the solver in ``stats``.
+    has_greedy: ClassVar[bool] = False
     # Whether the next card is turned up by itself once the waste card is placed (as PySolFC
     # does for Calculation); the interactive shell follows it, records and transcripts do not.
     auto_turn: bool = False
@@ -95,16 +163,24 @@ class Game(ABC):
     hint_is_blind: bool = False
 
     # --- rules -----------------------------------------------------------------------------
-    @abstractmethod
-    def default_rules(self) -> Any: ...
+    def default_rules(self) -> Any:
+        return self.rules_type()
 
-    @abstractmethod
+    def option(self, name: str) -> RuleOption | None:
+        return next((o for o in self.options if o.name == name), None)
+
     def rules_from_options(self, options: Mapping[str, str]) -> Any:
         """Rules from their text options (a transcript's header); unknown names are an error."""
+        unknown = sorted(name for name in options if self.option(name) is None)
+        if unknown:
+            have = ", ".join(o.name for o in self.options) or "none"
+            raise RulesError(f"{self.title} has no rule option {unknown[0]!r}; it has: {have}")
+        values = {o.attribute: o.parse(options[o.name]) for o in self.options if o.name in options}
+        return self.rules_type(**values)
 
-    @abstractmethod
     def rules_options(self, rules: Any) -> dict[str, str]:
         """Every rule option as text, the inverse of :meth:`rules_from_options`."""
+        return {o.name: o.format(getattr(rules, o.attribute)) for o in self.options}
 
     # --- play ------------------------------------------------------------------------------
     @abstractmethod
@@ -141,3 +217,54 @@ class Game(ABC):
         for move in moves:
             state = self.apply(state, move)
         return state
+
+    def resolve(self, state: Any, move: Move) -> Move:
+        """Complete a short form the game accepts (``w`` alone) against a position; a move that
+        needs nothing is returned as it is. :func:`musical_cli.notation.resolve` calls it."""
+        return move
+
+    # --- what its package adds: text, view, players --------------------------------------------
+    # The rules for people, the same text as the man page's subsection for the game (GAMES).
+    @property
+    def rules_text(self) -> str:
+        raise NotAvailable(f"no rules text for {self.title}")
+
+    def draw(self, state: Any, ascii: bool = False) -> list[tuple[str, str]]:
+        """The layout as styled fragments (see :mod:`musical_cli.render`), below the status line."""
+        raise NotAvailable(f"{self.title} cannot be drawn")
+
+    def opening_record(self, deal: DealNumber, state: Any) -> dict[str, Any]:
+        """The opening as plain data (``musical deal --json``): "game", "seed", then the
+        layout's parts, cards as ASCII codes; a stock top first."""
+        raise NotAvailable(f"{self.title} has no opening record")
+
+    def search(self, state: Any, budget: float | None,
+               progress: Callable[[int, float], None] | None) -> tuple[str, tuple[Move, ...], int]:
+        """Decide ``state``: ("won", the line, nodes), ("lost", (), nodes) or ("unknown", (),
+        nodes) when ``budget`` seconds run out. :func:`musical_cli.solver.solve` checks a win
+        by replay before anyone hears of it."""
+        raise NotAvailable(f"{self.title} has no solver yet")
+
+    def sure_move(self, state: Any) -> Move | None:
+        """A move that provably keeps a winnable position winnable, by a rule of the game's own
+        (argued where it is written); None when the game knows none here. ``auto`` also takes
+        the only legal move, and the only move the solver does not prove lost."""
+        return None
+
+    def greedy_wins(self, state: Any) -> bool:
+        """Whether the game's baseline strategy wins from ``state`` (``stats``)."""
+        raise NotAvailable(f"{self.title} has no baseline strategy")
+
+    def blind_move(self, state: Any) -> Move | None:
+        """For a game whose hint must not read the stock (``hint_is_blind``): the next move of a
+        player who sees only what the player sees; None when the game is over."""
+        raise NotAvailable(f"{self.title} has no blind player")
+
+    def blind_safe_moves(self, state: Any) -> tuple[Move, ...]:
+        """``auto`` for a game whose stock stays hidden: moves safe on the visible cards alone."""
+        raise NotAvailable(f"{self.title} has no blind player")
+
+    def blind_play(self, state: Any, progress: Callable[[int, float], None] | None = None
+                   ) -> tuple[bool, tuple[Move, ...]]:
+        """The blind player's whole game from ``state``: (won, its moves)."""
+        raise NotAvailable(f"{self.title} has no blind player")

@@ -13,16 +13,21 @@ from dataclasses import dataclass
 WASTE = "w"
 FOUNDATION = "f"
 PILE = "p"
-# English for each kind, for messages. A game with places of its own (a quilt, reserves)
-# registers their letters with register_kind; a name with "{}" takes the index there.
+# English for each kind, for messages, and how many digits its index takes in the notation
+# (the waste none). A game with places of its own (a quilt, reserves) registers their letters
+# with register_kind; a name with "{}" takes the index there.
 KIND_NAMES = {WASTE: "the waste", FOUNDATION: "foundation", PILE: "pile"}
+KIND_DIGITS = {WASTE: 0, FOUNDATION: 1, PILE: 1}
 
 
-def register_kind(letter: str, name: str) -> str:
-    """Declare a kind of place (one lower-case letter) and its English name; returns the letter."""
-    if len(letter) != 1 or not letter.islower() or KIND_NAMES.get(letter, name) != name:
+def register_kind(letter: str, name: str, digits: int = 1) -> str:
+    """Declare a kind of place (one lower-case letter), its English name and the digits of its
+    index (``q34``: 2); returns the letter. Registering the same kind again is harmless."""
+    if (len(letter) != 1 or not letter.isascii() or not letter.islower()
+            or KIND_NAMES.get(letter, name) != name or KIND_DIGITS.get(letter, digits) != digits):
         raise ValueError(f"place kind {letter!r} is taken or not one lower-case letter")
     KIND_NAMES[letter] = name
+    KIND_DIGITS[letter] = digits
     return letter
 
 

@@ -8,12 +8,9 @@ any spacing: ``deal``, ``w2`` / ``w 2`` / ``wf2`` (a bare number after a source 
 
 from __future__ import annotations
 
-import re
-
 from .game import Game, IllegalMove
-from .moves import DEAL, FOUNDATION, PILE, REDEAL, WASTE, Move, Place, Transfer
+from .moves import DEAL, FOUNDATION, KIND_DIGITS, KIND_NAMES, REDEAL, WASTE, Move, Place, Transfer
 
-_TRANSFER = re.compile(r"(w|p([0-9]))(?:(f|p)?([0-9]))?")
 _WORDS = {"d": DEAL, "deal": DEAL, "redeal": REDEAL}
 
 
@@ -26,26 +23,48 @@ class NotationError(ValueError):
         super().__init__(f"{text.strip()!r}: {why} (moves look like d, w f2, w p1, p1 f3, redeal)")
 
 
+def _place(text: str, squeezed: str, at: int) -> tuple[Place, int]:
+    """The place whose letter is at ``squeezed[at]`` (a kind registered in moves.KIND_DIGITS,
+    then exactly that many digits), and where the text goes on."""
+    kind = squeezed[at]
+    digits = KIND_DIGITS.get(kind)
+    if digits is None:
+        raise NotationError(text)
+    number = squeezed[at + 1: at + 1 + digits]
+    if len(number) != digits or (digits and not (number.isascii() and number.isdigit())):
+        raise NotationError(text)
+    return Place(kind, int(number) if digits else 0), at + 1 + digits
+
+
 def parse_move(text: str) -> Move:
-    """The move a text names. ``w`` alone gives ``Transfer(W, None)``, for :func:`resolve`."""
+    """The move a text names. ``w`` alone gives ``Transfer(W, None)``, for :func:`resolve`.
+
+    A transfer is a source place then, optionally, a target place; a bare digit as the target
+    is a foundation (``w2`` is ``w f2``). Each place is a kind's letter and its digits."""
     squeezed = "".join(text.split()).lower()
     if not squeezed:
         raise NotationError(text, "empty")
     if squeezed in _WORDS:
         return _WORDS[squeezed]
-    m = _TRANSFER.fullmatch(squeezed)
-    if not m:
-        raise NotationError(text)
-    source = Place(WASTE) if m.group(1) == "w" else Place(PILE, int(m.group(2)))
-    if source.kind == PILE and source.index == 0:
-        raise NotationError(text, "piles are numbered from 1")
-    if m.group(4) is None:
+    source, at = _place(text, squeezed, 0)
+    if source.kind == FOUNDATION:
+        raise NotationError(text, "a card on a foundation stays there")
+    if source.kind != WASTE and source.index == 0:
+        raise NotationError(text, f"{KIND_NAMES[source.kind]}s are numbered from 1")
+    if at == len(squeezed):
         return Transfer(source)
-    kind = PILE if m.group(3) == "p" else FOUNDATION
-    index = int(m.group(4))
-    if index == 0:
+    rest = squeezed[at:]
+    if rest.isascii() and rest.isdigit() and len(rest) == KIND_DIGITS[FOUNDATION]:
+        target = Place(FOUNDATION, int(rest))
+    else:
+        target, end = _place(text, squeezed, at)
+        if end != len(squeezed):
+            raise NotationError(text)
+    if target.kind == WASTE and source.kind == WASTE:
+        raise NotationError(text, "the waste card is already on the waste")
+    if target.kind != WASTE and target.index == 0:
         raise NotationError(text, "foundations and piles are numbered from 1")
-    return Transfer(source, Place(kind, index))
+    return Transfer(source, target)
 
 
 def format_move(move: Move) -> str:
@@ -53,10 +72,14 @@ def format_move(move: Move) -> str:
 
 
 def resolve(game: Game, state, move: Move) -> Move:
-    """Complete a short form against a position: ``w`` alone becomes ``w fN`` when exactly one
-    legal move plays that card to a foundation. Anything else is returned as it is."""
+    """Complete a short form against a position: the game's own completion
+    (:meth:`musical_cli.game.Game.resolve`) first; otherwise ``w`` alone becomes ``w fN`` when
+    exactly one legal move plays that card to a foundation. Anything else is returned as it is."""
     if not (isinstance(move, Transfer) and move.target is None):
         return move
+    completed = game.resolve(state, move)
+    if completed != move:
+        return completed
     legal = game.legal_moves(state)
     options = [m for m in legal if isinstance(m, Transfer) and m.source == move.source
                and m.target is not None and m.target.kind == FOUNDATION]

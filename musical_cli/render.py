@@ -11,7 +11,7 @@ import os
 import sys
 from typing import Any, TextIO
 
-from .cards import Card, rank_name
+from .cards import Card
 from .game import Game, Outcome
 
 Fragments = list[tuple[str, str]]
@@ -67,24 +67,27 @@ def status(game: Game, state: Any, deal: str, moves: int) -> str:
     return " · ".join(parts)
 
 
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
 def layout(game: Game, state: Any, deal: str, moves: int, ascii: bool = False) -> Fragments:
-    if game.name == "musical":
-        return _musical(game, state, deal, moves, ascii)
-    if game.name == "calculation":
-        return _calculation(game, state, deal, moves, ascii)
-    raise NotImplementedError(game.name)
+    """The status line, the game's own drawing of the position, and the verdict once it is over."""
+    return line(status(game, state, deal, moves), "dim") + game.draw(state, ascii) + _verdict(game, state)
 
 
 def _verdict(game: Game, state: Any) -> Fragments:
     verdict = game.outcome(state)
     if verdict is Outcome.WON:
-        return line("  All four foundations are complete: won!", "good")
+        n = len(getattr(state, "foundations", ()))
+        built = ("The foundation is complete" if n == 1 else
+                 f"All {NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else n} foundations are complete")
+        return line(f"  {built}: won!", "good")
     if verdict is Outcome.LOST:
         return line("  No move is left: the game is lost.", "bad")
     return []
 
 
-def _row(label: str, cells: list[Fragments], width: int) -> Fragments:
+def row(label: str, cells: list[Fragments], width: int) -> Fragments:
     """A labelled row of cells, padded to ``width`` but for the last (no trailing spaces)."""
     out: Fragments = [("class:label", f"  {label:<13}")]
     for n, cell in enumerate(cells):
@@ -95,72 +98,27 @@ def _row(label: str, cells: list[Fragments], width: int) -> Fragments:
     return out
 
 
-def _musical(game: Game, state: Any, deal: str, moves: int, ascii: bool) -> Fragments:
-    w = 6
-    out: Fragments = []
-    out += line(status(game, state, deal, moves), "dim")
-    out += _row("signs", [card(c, ascii) for c in state.signs], w)
-    out += _row("foundations", [card(f[-1], ascii) for f in state.foundations], w)
-    needs = [state.needs(i) for i in range(1, len(state.foundations) + 1)]
-    out += _row("needs", [[("class:done", "done")] if n is None else [("", rank_name(n))] for n in needs], w)
-    out.append(("class:label", "  waste        "))
-    top = state.waste_top
-    out += card(top, ascii)
-    out.append(("class:dim", f"  ({plural(len(state.waste), 'card')})" if top else "  (empty)"))
-    out.append(("class:label", "    stock "))
-    out.append(("", f"{len(state.stock)}"))
-    left = state.redeals_left
-    redeals = "unlimited redeals" if left is None else plural(left, "redeal") + " left"
-    out.append(("class:dim", f"   {redeals}\n"))
-    return out + _verdict(game, state)
-
-
-def _calculation(game: Game, state: Any, deal: str, moves: int, ascii: bool) -> Fragments:
-    w = 6
-    out: Fragments = line(status(game, state, deal, moves), "dim")
-    out += _row("foundations", [card(f[-1] if f else None, ascii) for f in state.foundations], w)
-    needs = [state.needs(i) for i in range(1, len(state.foundations) + 1)]
-    out += _row("needs", [[("class:done", "done")] if n is None else [("", rank_name(n))] for n in needs], w)
-    # The piles as columns, every card visible, as the player may look at them in the real game.
-    out += _row("piles", [[("class:label", f"p{j}")] for j in range(1, len(state.piles) + 1)], w)
-    for depth in range(max((len(p) for p in state.piles), default=0)):
-        cells = [card(p[depth], ascii) if depth < len(p) else [("", "")] for p in state.piles]
-        while cells and cells[-1] == [("", "")]:
-            cells.pop()
-        out += _row("", cells, w)
-    out.append(("class:label", "  waste        "))
-    out += card(state.waste_top, ascii)
-    out.append(("class:label", "    stock "))
-    out.append(("", f"{len(state.stock)}\n"))
-    return out + _verdict(game, state)
-
-
 def opening_record(game: Game, deal: Any, state: Any) -> dict[str, Any]:
     """The opening layout as plain data (``musical deal --json``), cards as ASCII codes,
-    the stock top first."""
-    if game.name == "musical":
-        return {"game": game.name, "seed": deal.json,
-                "signs": [c.code for c in state.signs],
-                "foundations": [f[0].code for f in state.foundations],
-                "stock": [c.code for c in state.stock]}
-    if game.name == "calculation":
-        return {"game": game.name, "seed": deal.json,
-                "foundations": [f[0].code for f in state.foundations if f],
-                "stock": [c.code for c in state.stock]}
-    raise NotImplementedError(game.name)
+    the stock top first: the game's own record."""
+    return game.opening_record(deal, state)
 
 
 def opening_text(game: Game, deal: Any, state: Any, ascii: bool = False) -> Fragments:
-    """The opening layout for people (``musical deal``)."""
+    """The opening layout for people (``musical deal``): the record's parts in its order, one
+    line each; a part made of rows (a quilt, reserves) takes a line a row."""
     record = opening_record(game, deal, state)
     out: Fragments = line(f"{game.title} deal {deal}", "label")
-    for key in ("signs", "foundations", "stock"):
-        if key not in record:
+    for key, value in record.items():
+        if key in ("game", "seed") or not isinstance(value, list):
             continue
-        out.append(("class:label", f"  {key:<12} "))
-        for n, code in enumerate(record[key]):
-            if n:
-                out.append(("", " "))
-            out += card(Card.parse(code), ascii)
-        out.append(("", "\n"))
+        rows = value if value and isinstance(value[0], list) else [value]
+        for n, codes in enumerate(rows, 1):
+            label = f"{key} {n}" if len(rows) > 1 else key
+            out.append(("class:label", f"  {label:<12} "))
+            for k, code in enumerate(codes):
+                if k:
+                    out.append(("", " "))
+                out += card(Card.parse(code) if code else None, ascii)
+            out.append(("", "\n"))
     return out

@@ -19,10 +19,10 @@ import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
+from typing import Any
 
 from .deals import DealNumber
-from .game import Game
-from .musical import MUSICAL, MusicalRules
+from .game import Game, NotAvailable
 
 
 @dataclass
@@ -37,9 +37,8 @@ class DealResult:
 @dataclass
 class StatsReport:
     deals: int
-    redeals: int | None
-    game: str = "musical"
-    options: dict[str, str] = field(default_factory=dict)  # the rule options, for other games
+    game: str = ""
+    options: dict[str, str] = field(default_factory=dict)  # the rule options, as text
     player: str = "solver"
     won: int = 0
     lost: int = 0
@@ -53,14 +52,11 @@ class StatsReport:
     interrupted: bool = False
 
     def to_json(self) -> dict:
-        # Musical keeps the shape its issue fixed; another game names itself, its rule options
-        # and the player instead of "redeals".
-        head: dict = {"deals": self.deals, "redeals": "unlimited" if self.redeals is None else self.redeals}
-        if self.game != "musical":
-            head = {"game": self.game, **{k: _json_value(v) for k, v in self.options.items()},
-                    "player": self.player, "deals": self.deals}
         return {
-            **head,
+            "game": self.game,
+            **{k: _json_value(v) for k, v in self.options.items()},
+            "player": self.player,
+            "deals": self.deals,
             "won": self.won,
             "lost": self.lost,
             "unknown": self.unknown,
@@ -88,24 +84,22 @@ def percentile(values: list[float], q: float) -> float:
 PLAYERS = ("solver", "blind")
 
 
-def solve_deal(deal: DealNumber, rules: MusicalRules, budget: float | None,
-               game: Game = MUSICAL, progress: Callable[[int, float], None] | None = None,
+def solve_deal(deal: DealNumber, rules: Any, budget: float | None,
+               game: Game, progress: Callable[[int, float], None] | None = None,
                player: str = "solver") -> DealResult:
     """One deal's line in the report. ``player`` "blind" plays the deal with the blind player
     (games whose hints are blind) instead of solving it: "won" or "lost" is then its result."""
-    from .solver import greedy_wins, solve
+    from .solver import solve
 
     state = game.opening(deal, rules)
     if player == "blind":
-        from .blind import blind_play
-
         start = time.perf_counter()
-        won, moves = blind_play(state, progress=progress)
+        won, moves = game.blind_play(state, progress=progress)
         return DealResult(deal.text, "won" if won else "lost", time.perf_counter() - start, len(moves), False)
     solution = solve(game, state, budget, progress)
     try:
-        greedy = greedy_wins(game, state)
-    except NotImplementedError:  # no greedy strategy defined for this game
+        greedy = game.greedy_wins(state)
+    except NotAvailable:  # no baseline strategy for this game
         greedy = False
     return DealResult(deal.text, solution.result, solution.seconds, solution.nodes, greedy)
 
@@ -129,7 +123,7 @@ def _stop_requested(nodes: int, seconds: float) -> None:
         raise _Cancelled
 
 
-def _pool_task(deal: DealNumber, rules: MusicalRules, budget: float | None, game: Game,
+def _pool_task(deal: DealNumber, rules: Any, budget: float | None, game: Game,
                player: str = "solver") -> DealResult | None:
     """In a worker: the deal's result, or None when the parent asked to stop (the solver's
     progress callback, called every 0.15 s or so, notices)."""
@@ -139,11 +133,9 @@ def _pool_task(deal: DealNumber, rules: MusicalRules, budget: float | None, game
         return None
 
 
-def _summarise(deals: int, rules: MusicalRules, results: list[DealResult], seconds: float,
-               interrupted: bool) -> StatsReport:
+def _summarise(deals: int, results: list[DealResult], seconds: float, interrupted: bool) -> StatsReport:
     times = [r.seconds for r in results]
-    report = StatsReport(deals=deals, redeals=getattr(rules, "redeals", None), results=results,
-                         interrupted=interrupted)
+    report = StatsReport(deals=deals, results=results, interrupted=interrupted)
     report.won = sum(r.result == "won" for r in results)
     report.lost = sum(r.result == "lost" for r in results)
     report.unknown = sum(r.result == "unknown" for r in results)
@@ -156,9 +148,9 @@ def _summarise(deals: int, rules: MusicalRules, results: list[DealResult], secon
     return report
 
 
-def run_stats(deals: list[DealNumber], rules: MusicalRules, workers: int | None = None,
+def run_stats(deals: list[DealNumber], rules: Any, workers: int | None = None,
               budget: float | None = 10.0, on_result: Callable[[DealResult], None] | None = None,
-              game: Game = MUSICAL, player: str = "solver") -> StatsReport:
+              *, game: Game, player: str = "solver") -> StatsReport:
     """Solve every deal; ``report.deals`` counts the deals finished (all of them unless
     interrupted). ``on_result`` is called in this process for each finished deal."""
     if workers is None:
@@ -183,13 +175,13 @@ def run_stats(deals: list[DealNumber], rules: MusicalRules, workers: int | None 
         interrupted = _run_pool(deals, rules, workers, budget, game, finished, player)
     order = {d.text: i for i, d in enumerate(deals)}
     results.sort(key=lambda r: order.get(r.deal, 0))
-    report = _summarise(len(results), rules, results, time.perf_counter() - start, interrupted)
+    report = _summarise(len(results), results, time.perf_counter() - start, interrupted)
     report.game, report.player = game.name, player
     report.options = game.rules_options(rules)
     return report
 
 
-def _run_pool(deals: list[DealNumber], rules: MusicalRules, workers: int, budget: float | None,
+def _run_pool(deals: list[DealNumber], rules: Any, workers: int, budget: float | None,
               game: Game, finished: Callable[[DealResult], None], player: str = "solver") -> bool:
     """Solve in a pool; True when interrupted by Ctrl-C. On Ctrl-C the pending deals are
     cancelled and the workers are told (through an event) to give up the deal they are on, so

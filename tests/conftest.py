@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from musical_cli.cards import Card, new_deck
-from musical_cli.musical import SEQUENCES, MusicalRules, MusicalState
+from musical_cli.games.musical.rules import SEQUENCES, MusicalRules, MusicalState
 
 settings.register_profile(
     "default",

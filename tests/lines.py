@@ -10,7 +10,7 @@ import functools
 
 from musical_cli.deals import DealNumber
 from musical_cli.game import Outcome
-from musical_cli.musical import MUSICAL, MusicalRules
+from musical_cli.games.musical.rules import MUSICAL, MusicalRules
 
 
 @functools.cache

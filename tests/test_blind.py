@@ -7,7 +7,9 @@ import random
 
 import pytest
 
-from musical_cli.blind import (
+from musical_cli.deals import DealNumber
+from musical_cli.game import Outcome
+from musical_cli.games.calculation.blind import (
     _foundation_for,
     _safe_play,
     blind_move,
@@ -17,11 +19,9 @@ from musical_cli.blind import (
     safe_calculation_moves,
     view_of,
 )
-from musical_cli.calculation import CALCULATION, CalculationRules, CalculationState
-from musical_cli.deals import DealNumber
-from musical_cli.game import Outcome
+from musical_cli.games.calculation.rules import CALCULATION, CalculationRules, CalculationState
+from musical_cli.games.calculation.solver import solve_calculation
 from musical_cli.moves import DEAL, Transfer
-from musical_cli.solve_calculation import solve_calculation
 
 
 def opening(n: int, rules: CalculationRules | None = None) -> CalculationState:
@@ -192,7 +192,7 @@ def test_safe_moves_play_the_last_copy_and_never_a_contested_card():
 
 
 def _still_needed(state: CalculationState, f: int) -> tuple[int, ...]:
-    from musical_cli.calculation import SEQUENCES
+    from musical_cli.games.calculation.rules import SEQUENCES
 
     return SEQUENCES[f - 1][len(state.foundations[f - 1]):]
 

@@ -10,7 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from musical_cli.calculation import (
+from musical_cli.cards import Card, new_deck
+from musical_cli.deals import MS_LIMIT, MT_MAX, DealNumber, shuffled_deck
+from musical_cli.game import Game, IllegalMove, Outcome, RulesError
+from musical_cli.games.calculation.rules import (
     BASE_RANKS,
     CALCULATION,
     FOUNDATION_SIZE,
@@ -20,11 +23,8 @@ from musical_cli.calculation import (
     CalculationState,
     foundation_rank,
 )
-from musical_cli.cards import Card, new_deck
-from musical_cli.deals import MS_LIMIT, MT_MAX, DealNumber, shuffled_deck
-from musical_cli.game import Game, IllegalMove, Outcome, RulesError
+from musical_cli.games.musical.rules import MUSICAL
 from musical_cli.moves import DEAL, REDEAL, Deal, F, P, Transfer, W
-from musical_cli.musical import MUSICAL
 
 # RULES.md §2, copied by hand (A=1, J=11, Q=12, K=13).
 RULES_TABLE = (

@@ -16,7 +16,7 @@ from musical_cli import __version__
 from musical_cli.cli import main
 from musical_cli.deals import DealNumber
 from musical_cli.game import Outcome
-from musical_cli.musical import MUSICAL, MusicalRules
+from musical_cli.games.musical.rules import MUSICAL, MusicalRules
 from musical_cli.notation import parse_move
 from musical_cli.transcript import GameRecord, format_transcript
 

@@ -14,8 +14,8 @@ from lines import winning_line
 from musical_cli.commands import REGISTRY, CommandError, Session, execute, lookup, split_line
 from musical_cli.deals import DealNumber
 from musical_cli.game import IllegalMove, Outcome
+from musical_cli.games.musical.rules import MUSICAL, MusicalRules
 from musical_cli.moves import DEAL, REDEAL, F, Transfer, W
-from musical_cli.musical import MUSICAL, MusicalRules
 from musical_cli.render import plain
 
 # The commands the issue names; hint/solve/save/load come with later issues but share the table.

@@ -20,7 +20,7 @@ from musical_cli.deals import (
     random_deal_number,
     shuffled_deck,
 )
-from musical_cli.musical import MUSICAL, MusicalState
+from musical_cli.games.musical.rules import MUSICAL, MusicalState
 
 
 def cards(text: str) -> list[Card]:

@@ -13,8 +13,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from musical_cli.cards import Card, new_deck
 from musical_cli.deals import MS_LIMIT, MS_MAX, MT_MAX, DealNumber
 from musical_cli.game import Game, IllegalMove, Outcome, RulesError
-from musical_cli.moves import DEAL, REDEAL, Deal, F, P, Redeal, Transfer, W
-from musical_cli.musical import (
+from musical_cli.games.musical.rules import (
     BASE_RANKS,
     FOUNDATION_SIZE,
     MUSICAL,
@@ -26,6 +25,7 @@ from musical_cli.musical import (
     foundation_rank,
     parse_redeals,
 )
+from musical_cli.moves import DEAL, REDEAL, Deal, F, P, Redeal, Transfer, W
 
 # The table of RULES.md §1, copied by hand (A=1, J=11, Q=12, K=13).
 RULES_TABLE = (

@@ -13,6 +13,7 @@ import pytest
 
 from musical_cli import __version__, cli
 from musical_cli.commands import REGISTRY
+from musical_cli.games import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "man" / "musical.1"
@@ -198,3 +199,45 @@ def test_readme_gives_the_two_setup_commands():
     text = README.read_text(encoding="utf-8")
     assert "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/musical" in text
     assert "python3 -m venv .venv && .venv/bin/pip install '.[test]' && .venv/bin/python -m pytest -q" in text
+
+
+def _subsection_paragraphs(section: str, title: str) -> list[str]:
+    """The paragraphs of ``.SS title`` in a section, as plain text with single spaces. Only
+    ``.PP`` and ``.B`` may appear there: the text is the game's rules, word for word."""
+    lines = _section(section)
+    start = lines.index(f".SS {title}")
+    paragraphs: list[list[str]] = [[]]
+    for line in lines[start + 1:]:
+        if line.startswith((".SS", ".SH")):
+            break
+        if line == ".PP":
+            paragraphs.append([])
+        elif line.startswith(".B "):
+            paragraphs[-1].append(" ".join(_arguments(line)))
+        elif line.startswith("."):
+            raise AssertionError(f"{line!r} under .SS {title}: only .PP and .B belong in a game's rules")
+        else:
+            paragraphs[-1].append(line)
+    return [" ".join(_unescape(" ".join(p)).split()) for p in paragraphs if p]
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_games_rules_are_the_man_pages_words(name):
+    game = GAMES[name]
+    shell = [" ".join(p.split()) for p in game.rules_text.split("\n\n") if p.strip()]
+    assert shell == _subsection_paragraphs("GAMES", game.title)
+
+
+def test_the_check_sees_a_changed_word():
+    game = GAMES["musical"]
+    page = _subsection_paragraphs("GAMES", game.title)
+    assert page[1] != page[1].replace("Eight", "Nine")  # the comparison reads the words themselves
+    assert "Eight cards" in page[1]
+
+
+@pytest.mark.parametrize("flag", list(cli.rule_flags()))
+def test_every_rule_option_has_an_entry(flag):
+    documented = {word for tag in _tags("OPTIONS") for word in tag}
+    assert flag in documented, f"rule option {flag} has no .TP entry under OPTIONS in man/musical.1"
+    owners = [game for game, _ in cli.rule_flags()[flag]]
+    assert all(f".SS {game.title}" in _section("GAMES") for game in owners)

@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from musical_cli.deals import DealNumber
 from musical_cli.game import IllegalMove
+from musical_cli.games.musical.rules import MUSICAL
 from musical_cli.moves import DEAL, FOUNDATION, PILE, REDEAL, WASTE, Deal, F, P, Place, Redeal, Transfer, W
-from musical_cli.musical import MUSICAL
 from musical_cli.notation import NotationError, format_move, parse, parse_move, resolve
 
 # text -> the canonical text of the move it names

@@ -8,13 +8,13 @@ import functools
 
 import pytest
 
-from musical_cli.blind import heuristic_move, view_of
-from musical_cli.calculation import CALCULATION, SEQUENCES, CalculationRules, CalculationState
 from musical_cli.cards import new_deck
 from musical_cli.deals import DealNumber
 from musical_cli.game import Outcome
+from musical_cli.games.calculation.blind import heuristic_move, view_of
+from musical_cli.games.calculation.rules import CALCULATION, SEQUENCES, CalculationRules, CalculationState
+from musical_cli.games.calculation.solver import RankSolver, relaxed_winnable, solve_calculation
 from musical_cli.moves import DEAL, F, P, Transfer, W
-from musical_cli.solve_calculation import RankSolver, relaxed_winnable, solve_calculation
 
 
 def opening(n: int, rules: CalculationRules | None = None) -> CalculationState:

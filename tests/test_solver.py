@@ -12,10 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from musical_cli.deals import DealNumber
-from musical_cli.game import Outcome
+from musical_cli.game import NotAvailable, Outcome
+from musical_cli.games.calculation.rules import CALCULATION
+from musical_cli.games.musical.rules import MUSICAL, MusicalRules, MusicalState
+from musical_cli.games.musical.solver import match
 from musical_cli.moves import DEAL, REDEAL, Transfer
-from musical_cli.musical import MUSICAL, MusicalRules, MusicalState
-from musical_cli.solve_musical import match
 from musical_cli.solver import Solution, greedy_wins, safe_moves, solve
 
 REDEALS = (0, 1, 2, None)
@@ -179,8 +180,7 @@ def test_each_rule_set_agrees_with_brute_force(relax, stuck, stuck_passes):
     """The exhaustive search alone (no local search), with rules 3 and 5 on or off, and rule 5b
     (rule 5 on the relaxation's last pass) used with up to 0, 1 or 2 redeals left: the same
     verdicts as brute force, so no rule prunes a win away."""
-    from musical_cli.solve_musical import Clock, Position, Search
-    from musical_cli.solver import _engine_moves
+    from musical_cli.games.musical.solver import Clock, Position, Search, _engine_moves
 
     for k in range(30):
         redeals = (0, 1, 2)[k % 3]
@@ -199,7 +199,7 @@ def test_each_rule_set_agrees_with_brute_force(relax, stuck, stuck_passes):
 def _cutting_5b(state: MusicalState, stuck_passes: int) -> tuple[bool, int]:
     """Run the exhaustive search alone with rule 5b up to ``stuck_passes`` redeals left; the
     verdict and how many times rule 5b (with redeals left) cut an allowed set."""
-    from musical_cli.solve_musical import Clock, Position, Search
+    from musical_cli.games.musical.solver import Clock, Position, Search
 
     search = Search(Position(state), Clock(None, None))
     search.stuck_passes = stuck_passes
@@ -238,9 +238,8 @@ def test_rule_6_split_agrees_with_brute_force(monkeypatch):
     search): the same verdicts as brute force near the end of real deals, splitting on 1, 2 or
     all 4 foundations; won lines replay; and some pins are refused, so the rule is exercised.
     Far enough from the end (17 to 21 cards) that the split has real choices to get wrong."""
-    from musical_cli import solve_musical
-    from musical_cli.solve_musical import Clock, Position, Search
-    from musical_cli.solver import _engine_moves
+    from musical_cli.games.musical import solver as solve_musical
+    from musical_cli.games.musical.solver import Clock, Position, Search, _engine_moves
 
     refused = 0
     seen = {"won": 0, "lost": 0}
@@ -387,19 +386,19 @@ def test_progress_is_called_and_can_cancel():
     assert calls and calls[0][0] >= 0
 
 
-def test_other_games_are_not_solved_yet():
-    other = types.SimpleNamespace(name="crazyquilt", title="Crazy Quilt")
-    with pytest.raises(NotImplementedError):
+def test_a_game_without_a_solver_says_so():
+    other = types.SimpleNamespace(name="toy", title="Toy", players=(), hint_is_blind=False)
+    with pytest.raises(NotAvailable, match="Toy has no solver"):
         solve(other, None)
-    with pytest.raises(NotImplementedError):
+    with pytest.raises(NotAvailable, match="Toy has no solver"):
         safe_moves(other, None)
-    with pytest.raises(NotImplementedError):
-        greedy_wins(types.SimpleNamespace(name="calculation", title="Calculation"), None)
+    with pytest.raises(NotAvailable, match="Calculation has no baseline"):
+        greedy_wins(CALCULATION, None)
 
 
 def test_calculation_goes_to_its_own_solver():
-    calculation = pytest.importorskip("musical_cli.calculation")
-    pytest.importorskip("musical_cli.solve_calculation")
+    calculation = pytest.importorskip("musical_cli.games.calculation.rules")
+    pytest.importorskip("musical_cli.games.calculation.solver")
     game = calculation.CALCULATION
     state = game.opening(DealNumber(1))
     got = solve(game, state, budget=2)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from musical_cli.calculation import CALCULATION
 from musical_cli.deals import DealNumber, parse_deal_range
-from musical_cli.musical import MusicalRules
+from musical_cli.games.calculation.rules import CALCULATION
+from musical_cli.games.musical.rules import MUSICAL, MusicalRules
 from musical_cli.stats import DealResult, StatsReport, percentile, run_stats
 
 DEALS = parse_deal_range("1-10")
@@ -17,7 +17,9 @@ def check_report(rep: StatsReport, n: int, redeals) -> None:
     assert rep.won + rep.lost + rep.unknown == n
     assert rep.greedy_won <= rep.won
     data = rep.to_json()
-    assert list(data) == ["deals", "redeals", "won", "lost", "unknown", "greedy_won", "seconds"]
+    # One shape for every game: the game, its rule options (from its declarations), the player.
+    assert list(data) == ["game", "redeals", "player", "deals", "won", "lost", "unknown", "greedy_won", "seconds"]
+    assert (data["game"], data["player"]) == ("musical", "solver")
     assert list(data["seconds"]) == ["total", "median", "p90", "max"]
     assert data["deals"] == n
     assert data["redeals"] == ("unlimited" if redeals is None else redeals)
@@ -33,7 +35,7 @@ def check_report(rep: StatsReport, n: int, redeals) -> None:
 @pytest.mark.parametrize("workers", [1, 2])
 def test_two_redeals(workers):
     seen = []
-    rep = run_stats(DEALS, MusicalRules(2), workers=workers, budget=30, on_result=seen.append)
+    rep = run_stats(DEALS, MusicalRules(2), game=MUSICAL, workers=workers, budget=30, on_result=seen.append)
     check_report(rep, 10, 2)
     assert rep.won == 10  # deals 1-10 are all won with two redeals
     assert sorted(r.deal for r in seen) == sorted(str(n) for n in range(1, 11))
@@ -41,17 +43,17 @@ def test_two_redeals(workers):
 
 
 def test_zero_and_unlimited_redeals():
-    rep = run_stats(DEALS[:5], MusicalRules(0), workers=2, budget=30)
+    rep = run_stats(DEALS[:5], MusicalRules(0), game=MUSICAL, workers=2, budget=30)
     check_report(rep, 5, 0)
     assert rep.lost == 5
-    rep = run_stats(DEALS[:5], MusicalRules(None), workers=1, budget=30)
+    rep = run_stats(DEALS[:5], MusicalRules(None), game=MUSICAL, workers=1, budget=30)
     check_report(rep, 5, None)
     assert rep.won == 5 and rep.to_json()["redeals"] == "unlimited"
 
 
 def test_budget_unknown_is_counted():
     # deal 2 with one redeal is far beyond a 10 ms budget
-    rep = run_stats([DealNumber(2)], MusicalRules(1), workers=1, budget=0.01)
+    rep = run_stats([DealNumber(2)], MusicalRules(1), game=MUSICAL, workers=1, budget=0.01)
     assert (rep.won, rep.lost, rep.unknown) == (0, 0, 1)
 
 
@@ -65,7 +67,7 @@ def test_interrupt_reports_what_finished(workers):
             raise KeyboardInterrupt
 
     deals = parse_deal_range("1-40")
-    rep = run_stats(deals, MusicalRules(2), workers=workers, budget=30, on_result=on_result)
+    rep = run_stats(deals, MusicalRules(2), game=MUSICAL, workers=workers, budget=30, on_result=on_result)
     assert rep.interrupted
     assert 2 <= rep.deals < 40
     assert rep.won + rep.lost + rep.unknown == rep.deals == len(rep.results)
@@ -94,7 +96,7 @@ def test_ctrl_c_while_solving_long_deals(workers):
     timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
     try:
-        rep = run_stats(hard, MusicalRules(1), workers=workers, budget=60)
+        rep = run_stats(hard, MusicalRules(1), game=MUSICAL, workers=workers, budget=60)
     finally:
         timer.cancel()
         signal.signal(signal.SIGINT, previous)

@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 from musical_cli.cli import _verdict, main
 from musical_cli.deals import MS_LIMIT, DealNumber
 from musical_cli.game import IllegalMove, Outcome
+from musical_cli.games.musical.rules import FOUNDATION_SIZE, MUSICAL, SEQUENCES, MusicalRules
 from musical_cli.moves import DEAL, REDEAL, Deal, F, Move, Redeal, Transfer, W
-from musical_cli.musical import FOUNDATION_SIZE, MUSICAL, SEQUENCES, MusicalRules
 from musical_cli.transcript import (
     MAX_BYTES,
     MAX_LINE,

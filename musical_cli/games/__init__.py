@@ -1,15 +1,46 @@
-"""The games of the family, by the name used on the command line and in transcripts."""
+"""The games of the family: one package each under this one, one registry here.
+
+Everything particular to a game lives in its package (``games/musical``, ``games/calculation``):
+the rules engine and its options (``rules.py``), its view (``view.py``), its players
+(``solver.py``), and its rules for people (``rules.txt``). The shared layers find a game here by
+name and talk to it only through the :class:`musical_cli.game.Game` protocol.
+"""
 
 from __future__ import annotations
 
-from ..calculation import CALCULATION
 from ..game import Game
-from ..musical import MUSICAL
+from .calculation.rules import CALCULATION
+from .musical.rules import MUSICAL
 
-GAMES: dict[str, Game] = {MUSICAL.name: MUSICAL, CALCULATION.name: CALCULATION}
-DEFAULT_GAME = MUSICAL
+GAMES: dict[str, Game] = {}
+_BY_NAME: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    """Add a game to the registry (its name and aliases must be new); returns it."""
+    names = (game.name, *game.aliases)
+    taken = [n for n in names if n in _BY_NAME and _BY_NAME[n] is not game]
+    if taken:
+        raise ValueError(f"a game is already called {taken[0]!r}")
+    GAMES[game.name] = game
+    for n in names:
+        _BY_NAME[n] = game
+    return game
+
+
+def unregister(game: Game) -> None:
+    """Take a game out of the registry (for tests that register one of their own)."""
+    GAMES.pop(game.name, None)
+    for n in (game.name, *game.aliases):
+        if _BY_NAME.get(n) is game:
+            del _BY_NAME[n]
 
 
 def game_named(name: str) -> Game:
-    """The game called ``name`` (any case); KeyError when there is none."""
-    return GAMES[name.strip().lower()]
+    """The game called ``name`` or one of its aliases (any case); KeyError when there is none."""
+    return _BY_NAME[name.strip().lower()]
+
+
+for _game in (MUSICAL, CALCULATION):
+    register(_game)
+DEFAULT_GAME = MUSICAL

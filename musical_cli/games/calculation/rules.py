@@ -1,4 +1,4 @@
-"""Calculation (Broken Intervals): the rules of ../shared/RULES.md §2 as a pure engine.
+"""Calculation (Broken Intervals): the rules of musical(1), GAMES, "Calculation", as a pure engine.
 
 Four foundations build by +1, +2, +3, +4 from an A, a 2, a 3 and a 4, regardless of suit, each
 complete at the king with 13 cards. The stock's top card is turned onto a one-card waste and must
@@ -11,12 +11,14 @@ Rule options: ``piles`` (4, or 3) and ``bases`` (True; with False no A, 2, 3, 4 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from .cards import Card, a_rank
-from .game import Foundations, Game, RulesError
-from .moves import DEAL, FOUNDATION, PILE, WASTE, Deal, F, Move, P, Transfer, W
+from ...cards import Card, a_rank
+from ...deals import DealNumber
+from ...game import Foundations, Game, RuleOption, RulesError, parse_yes_no, yes_no
+from ...moves import DEAL, FOUNDATION, PILE, WASTE, Deal, F, Move, P, Transfer, W
 
 FOUNDATIONS = 4
 FOUNDATION_SIZE = 13
@@ -45,13 +47,11 @@ class CalculationRules:
             raise RulesError("bases must be yes or no")
 
 
-def _yes_no(text: str, name: str) -> bool:
-    t = text.strip().lower()
-    if t in ("yes", "true", "1", "on"):
-        return True
-    if t in ("no", "false", "0", "off"):
-        return False
-    raise RulesError(f"{name} must be yes or no; not {text!r}")
+def _parse_piles(text: str) -> int:
+    piles = text.strip()
+    if not (piles.isascii() and piles.isdigit()):
+        raise RulesError(f"piles must be 3 or 4; not {piles!r}")
+    return int(piles)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,23 +74,22 @@ class CalculationState(Foundations):
 class Calculation(Game):
     name = "calculation"
     title = "Calculation"
+    aliases = ("broken-intervals",)
     auto_turn = True
     hint_is_blind = True
-
-    def default_rules(self) -> CalculationRules:
-        return CalculationRules()
-
-    def rules_from_options(self, options: Mapping[str, str]) -> CalculationRules:
-        unknown = sorted(set(options) - {"piles", "bases"})
-        if unknown:
-            raise RulesError(f"Calculation has no rule option {unknown[0]!r}; it has: piles, bases")
-        piles = options.get("piles", "4").strip()
-        if not (piles.isascii() and piles.isdigit()):
-            raise RulesError(f"piles must be 3 or 4; not {piles!r}")
-        return CalculationRules(int(piles), _yes_no(options.get("bases", "yes"), "bases"))
-
-    def rules_options(self, rules: CalculationRules) -> dict[str, str]:
-        return {"piles": str(rules.piles), "bases": "yes" if rules.bases else "no"}
+    options = (
+        RuleOption("piles", "4 waste piles (default), or 3", "4", _parse_piles, metavar="N"),
+        RuleOption("bases", "set out no A, 2, 3, 4; all 52 cards are dealt", "yes",
+                   parse_yes_no("bases"), yes_no, flag="--no-bases", metavar=None, const="no"),
+    )
+    rules_type = CalculationRules
+    notation = (
+        ("d", "turn the stock's top card onto the waste (the shell does it by itself)"),
+        ("w fN", "play the waste card to foundation N"),
+        ("w pN", "put the waste card on waste pile N"),
+        ("pN fM", "play the top card of pile N to foundation M"),
+    )
+    players = ("solver", "blind")
 
     def layout(self, deck: Sequence[Card], rules: CalculationRules) -> CalculationState:
         if len(deck) != 52:
@@ -177,6 +176,45 @@ class Calculation(Game):
 
     def cards_to_build(self, state: CalculationState) -> int:
         return 52 - sum(len(f) for f in state.foundations)
+
+    # --- the package's view and players, imported when asked ------------------------------------
+    @property
+    def rules_text(self) -> str:
+        from ..text import rules_text
+
+        return rules_text(__package__)
+
+    def draw(self, state: CalculationState, ascii: bool = False) -> list[tuple[str, str]]:
+        from .view import draw
+
+        return draw(state, ascii)
+
+    def opening_record(self, deal: DealNumber, state: CalculationState) -> dict[str, Any]:
+        from .view import opening_record
+
+        return opening_record(self, deal, state)
+
+    def search(self, state: CalculationState, budget: float | None,
+               progress: Callable[[int, float], None] | None) -> tuple[str, tuple[Move, ...], int]:
+        from .solver import solve_calculation
+
+        return solve_calculation(state, budget, progress)
+
+    def blind_move(self, state: CalculationState) -> Move | None:
+        from .blind import hint_calculation
+
+        return hint_calculation(state)
+
+    def blind_safe_moves(self, state: CalculationState) -> tuple[Move, ...]:
+        from .blind import safe_calculation_moves
+
+        return safe_calculation_moves(state)
+
+    def blind_play(self, state: CalculationState, progress: Callable[[int, float], None] | None = None
+                   ) -> tuple[bool, tuple[Move, ...]]:
+        from .blind import blind_play
+
+        return blind_play(state, progress=progress)
 
 
 CALCULATION = Calculation()

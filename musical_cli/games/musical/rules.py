@@ -1,4 +1,4 @@
-"""Musical (Betsy Ross): the rules of ../shared/RULES.md §1 as a pure engine.
+"""Musical (Betsy Ross): the rules of musical(1), GAMES, "Musical", as a pure engine.
 
 Suits never matter. Foundation i (1..4) builds up by i from its base (2, 4, 6, 8), wrapping after
 the king, and is complete when a king lands on it: 12 cards each, 44 built in all, exactly the stock.
@@ -6,19 +6,21 @@ the king, and is complete when a king lands on it: 12 cards each, 44 built in al
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from .cards import Card, a_rank
-from .game import Foundations, Game, RulesError
-from .moves import DEAL, FOUNDATION, REDEAL, WASTE, Deal, F, Move, Redeal, Transfer, W
+from ...cards import Card, a_rank
+from ...deals import DealNumber
+from ...game import Foundations, Game, RuleOption, RulesError
+from ...moves import DEAL, FOUNDATION, REDEAL, WASTE, Deal, F, Move, Redeal, Transfer, W
 
 FOUNDATIONS = 4
 FOUNDATION_SIZE = 12  # base plus 11 built cards
 
 
 def foundation_rank(i: int, j: int) -> int:
-    """The rank of the j-th card (j = 0 for the base) of foundation i (RULES.md §1)."""
+    """The rank of the j-th card (j = 0 for the base) of foundation i (musical(1), GAMES)."""
     return (i * (j + 2) - 1) % 13 + 1
 
 
@@ -87,23 +89,26 @@ class MusicalState(Foundations):
         return None if self.rules.redeals is None else self.rules.redeals - self.redeals_used
 
 
+def _redeals_text(redeals: int | None) -> str:
+    return "unlimited" if redeals is None else str(redeals)
+
+
 class Musical(Game):
     name = "musical"
     title = "Musical"
-
-    def default_rules(self) -> MusicalRules:
-        return MusicalRules()
-
-    def rules_from_options(self, options: Mapping[str, str]) -> MusicalRules:
-        unknown = sorted(set(options) - {"redeals"})
-        if unknown:
-            raise RulesError(f"Musical has no rule option {unknown[0]!r}; it has: redeals")
-        if "redeals" not in options:
-            return MusicalRules()
-        return MusicalRules(parse_redeals(options["redeals"]))
-
-    def rules_options(self, rules: MusicalRules) -> dict[str, str]:
-        return {"redeals": rules.redeals_text}
+    aliases = ("betsy-ross",)
+    options = (
+        RuleOption("redeals", "how many times the waste may be turned over: 0, 1, 2 (default) ... "
+                              "or 'unlimited'", "2", parse_redeals, _redeals_text, metavar="K"),
+    )
+    rules_type = MusicalRules
+    notation = (
+        ("d", "deal: turn the stock's top card onto the waste"),
+        ("w fN", "play the waste card to foundation N ('w' alone: to the one that takes it)"),
+        ("redeal", "turn the waste over to become the stock again, once the stock is empty"),
+    )
+    players = ("solver",)
+    has_greedy = True
 
     def layout(self, deck: Sequence[Card], rules: MusicalRules) -> MusicalState:
         # DEALS.md, PySolFC's Betsy Ross hook: walk from the bottom of the stock (the first
@@ -194,6 +199,39 @@ class Musical(Game):
 
     def cards_to_build(self, state: MusicalState) -> int:
         return len(state.stock) + len(state.waste)
+
+    # --- the package's view and players, imported when asked ------------------------------------
+    @property
+    def rules_text(self) -> str:
+        from ..text import rules_text
+
+        return rules_text(__package__)
+
+    def draw(self, state: MusicalState, ascii: bool = False) -> list[tuple[str, str]]:
+        from .view import draw
+
+        return draw(state, ascii)
+
+    def opening_record(self, deal: DealNumber, state: MusicalState) -> dict[str, Any]:
+        from .view import opening_record
+
+        return opening_record(self, deal, state)
+
+    def search(self, state: MusicalState, budget: float | None,
+               progress: Callable[[int, float], None] | None) -> tuple[str, tuple[Move, ...], int]:
+        from .solver import search
+
+        return search(state, budget, progress)
+
+    def sure_move(self, state: MusicalState) -> Move | None:
+        from .solver import sure_move
+
+        return sure_move(self, state)
+
+    def greedy_wins(self, state: MusicalState) -> bool:
+        from .solver import greedy_wins
+
+        return greedy_wins(self, state)
 
 
 MUSICAL = Musical()

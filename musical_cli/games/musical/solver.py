@@ -107,7 +107,8 @@ from collections.abc import Callable
 from itertools import accumulate, islice
 from operator import or_
 
-from .musical import FOUNDATION_SIZE, FOUNDATIONS, SEQUENCES, MusicalState
+from ...moves import DEAL, REDEAL, F, Move, Transfer, W
+from .rules import FOUNDATION_SIZE, FOUNDATIONS, SEQUENCES, MusicalState
 
 SLOTS = FOUNDATION_SIZE - 1  # 11 cards to build on each foundation
 NEED = tuple(seq[1:] for seq in SEQUENCES)  # NEED[X][j]: rank of foundation X's j-th built card
@@ -995,3 +996,67 @@ def solve_position(state: MusicalState, budget: float | None,
         return "won", found.line, clock.nodes
     except Timeout:
         return "unknown", [], clock.nodes
+
+
+# --- the game's hooks: search, sure moves, the greedy baseline ------------------------------------
+
+
+def _engine_moves(line: list[int]) -> tuple[Move, ...]:
+    """The search's internal line (foundation index 0..3, DEAL_MOVE, REDEAL_MOVE) as moves."""
+    out: list[Move] = []
+    for m in line:
+        if m == DEAL_MOVE:
+            out.append(DEAL)
+        elif m == REDEAL_MOVE:
+            out.append(REDEAL)
+        else:
+            out.append(Transfer(W, F(m + 1)))
+    return tuple(out)
+
+
+def search(state: MusicalState, budget: float | None,
+           progress: Callable[[int, float], None] | None) -> tuple[str, tuple[Move, ...], int]:
+    result, line, nodes = solve_position(state, budget, progress)
+    return result, (_engine_moves(line) if result == "won" else ()), nodes
+
+
+def sure_move(game, state: MusicalState) -> Move | None:
+    """The waste top c to the one foundation X that still needs c's rank, X wanting it now.
+    Then c is the only copy left that X can take and every win plays c to X; by the exchange
+    argument (this module's docstring) playing a card as soon as its foundation wants it is
+    never worse, so some winning line, if any, starts with this play."""
+    top = state.waste_top
+    plays = [m for m in game.legal_moves(state) if isinstance(m, Transfer)]
+    if top is None or len(plays) != 1:
+        return None
+    needing = [i for i in range(1, FOUNDATIONS + 1)
+               if top.rank in SEQUENCES[i - 1][len(state.foundations[i - 1]):]]
+    return plays[0] if needing == [plays[0].target.index] else None
+
+
+def greedy_wins(game, state: MusicalState) -> bool:
+    """The greedy strategy: play the waste top to the lowest-numbered foundation that takes it,
+    else deal, else redeal. True if it wins."""
+    while True:
+        legal = game.legal_moves(state)
+        if not legal:
+            return state.complete
+        plays = [m for m in legal if isinstance(m, Transfer)]
+        move = min(plays, key=lambda m: m.target.index) if plays else legal[0]  # else DEAL or REDEAL
+        state = game.apply(state, move)
+        # With unlimited redeals greedy can cycle: a whole pass without a play is the same
+        # position again, so it is stuck.
+        if move == REDEAL and state.redeals_used > 0 and _greedy_stuck(game, state):
+            return False
+
+
+def _greedy_stuck(game, state: MusicalState) -> bool:
+    """After a redeal: does a whole pass of greedy play make no play? (Then it never will.)"""
+    probe = state
+    while probe.stock:
+        top = probe.waste_top
+        if top is not None and probe.wanting(top.rank):
+            return False
+        probe = game.apply(probe, DEAL)
+    top = probe.waste_top
+    return not (top is not None and probe.wanting(top.rank))

@@ -29,10 +29,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .calculation import CALCULATION, SEQUENCES, CalculationState
-from .game import Outcome
-from .moves import DEAL, F, Move, P, Transfer, W
-from .solve_calculation import RankSolver, clearable_on, pack_heights, solve_calculation
+from ...game import Outcome
+from ...moves import DEAL, F, Move, P, Transfer, W
+from .rules import CALCULATION, SEQUENCES, CalculationState
+from .solver import RankSolver, clearable_on, pack_heights, solve_calculation
 
 __all__ = [
     "View", "view_of", "blind_move", "blind_play", "hint_calculation", "safe_calculation_moves",

@@ -84,8 +84,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from .calculation import SEQUENCES, CalculationState
-from .moves import DEAL, F, Move, P, Transfer, W
+from ...moves import DEAL, F, Move, P, Transfer, W
+from .rules import SEQUENCES, CalculationState
 
 __all__ = ["solve_calculation", "TABLE_ENTRIES", "MAX_STEP"]
 
