@@ -13,9 +13,11 @@ never branch on a game's name.
 from __future__ import annotations
 
 import enum
+import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from importlib import resources
 from typing import Any, ClassVar
 
 from .cards import Card
@@ -224,47 +226,71 @@ class Game(ABC):
         return move
 
     # --- what its package adds: text, view, players --------------------------------------------
-    # The rules for people, the same text as the man page's subsection for the game (GAMES).
+    # The game's package: its parts are found there by name, imported only when asked (so that
+    # the engine stays light and a game without a solver simply has no solver module):
+    # rules.txt; view.draw and view.opening_record; solver.search, solver.sure_move and
+    # solver.greedy_wins; blind.blind_hint, blind.blind_safe_moves and blind.blind_play.
+    package: ClassVar[str] = ""
+
+    def _part(self, module: str, name: str, missing: str) -> Callable[..., Any]:
+        found = None
+        if self.package:
+            try:
+                found = getattr(importlib.import_module(f"{self.package}.{module}"), name, None)
+            except ModuleNotFoundError as e:
+                if e.name != f"{self.package}.{module}":
+                    raise  # a module that is there but fails to import is a bug, not an absence
+        if found is None:
+            raise NotAvailable(missing)
+        return found
+
     @property
     def rules_text(self) -> str:
-        raise NotAvailable(f"no rules text for {self.title}")
+        """The rules for people, the same text as the man page's subsection for the game (GAMES)."""
+        if not self.package:
+            raise NotAvailable(f"no rules text for {self.title}")
+        return resources.files(self.package).joinpath("rules.txt").read_text(encoding="utf-8")
 
     def draw(self, state: Any, ascii: bool = False) -> list[tuple[str, str]]:
         """The layout as styled fragments (see :mod:`musical_cli.render`), below the status line."""
-        raise NotAvailable(f"{self.title} cannot be drawn")
+        return self._part("view", "draw", f"{self.title} cannot be drawn")(state, ascii)
 
     def opening_record(self, deal: DealNumber, state: Any) -> dict[str, Any]:
         """The opening as plain data (``musical deal --json``): "game", "seed", then the
         layout's parts, cards as ASCII codes; a stock top first."""
-        raise NotAvailable(f"{self.title} has no opening record")
+        return self._part("view", "opening_record", f"{self.title} has no opening record")(self, deal, state)
 
     def search(self, state: Any, budget: float | None,
                progress: Callable[[int, float], None] | None) -> tuple[str, tuple[Move, ...], int]:
         """Decide ``state``: ("won", the line, nodes), ("lost", (), nodes) or ("unknown", (),
         nodes) when ``budget`` seconds run out. :func:`musical_cli.solver.solve` checks a win
         by replay before anyone hears of it."""
-        raise NotAvailable(f"{self.title} has no solver yet")
+        return self._part("solver", "search", f"{self.title} has no solver yet")(state, budget, progress)
 
     def sure_move(self, state: Any) -> Move | None:
         """A move that provably keeps a winnable position winnable, by a rule of the game's own
         (argued where it is written); None when the game knows none here. ``auto`` also takes
         the only legal move, and the only move the solver does not prove lost."""
-        return None
+        try:
+            rule = self._part("solver", "sure_move", "")
+        except NotAvailable:
+            return None
+        return rule(self, state)
 
     def greedy_wins(self, state: Any) -> bool:
         """Whether the game's baseline strategy wins from ``state`` (``stats``)."""
-        raise NotAvailable(f"{self.title} has no baseline strategy")
+        return self._part("solver", "greedy_wins", f"{self.title} has no baseline strategy")(self, state)
 
-    def blind_move(self, state: Any) -> Move | None:
+    def blind_hint(self, state: Any) -> Move | None:
         """For a game whose hint must not read the stock (``hint_is_blind``): the next move of a
         player who sees only what the player sees; None when the game is over."""
-        raise NotAvailable(f"{self.title} has no blind player")
+        return self._part("blind", "blind_hint", f"{self.title} has no blind player")(state)
 
     def blind_safe_moves(self, state: Any) -> tuple[Move, ...]:
         """``auto`` for a game whose stock stays hidden: moves safe on the visible cards alone."""
-        raise NotAvailable(f"{self.title} has no blind player")
+        return self._part("blind", "blind_safe_moves", f"{self.title} has no blind player")(state)
 
     def blind_play(self, state: Any, progress: Callable[[int, float], None] | None = None
                    ) -> tuple[bool, tuple[Move, ...]]:
         """The blind player's whole game from ``state``: (won, its moves)."""
-        raise NotAvailable(f"{self.title} has no blind player")
+        return self._part("blind", "blind_play", f"{self.title} has no blind player")(state, progress=progress)

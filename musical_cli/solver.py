@@ -66,7 +66,7 @@ def solve(game: Game, state, budget: float | None = 10.0,
 def blind_hint(game: Game, state):
     """The next move of a player who sees only what the player sees, for games whose hint must
     not read the stock (``game.hint_is_blind``); None when the game is over."""
-    return game.blind_move(state)
+    return game.blind_hint(state)
 
 
 def greedy_wins(game: Game, state) -> bool:

@@ -406,3 +406,8 @@ def _safe_play(state: CalculationState) -> Move | None:
         if needing and wanting == needing and len(places) == len(needing):
             return Transfer(places[0], F(needing[0] + 1))
     return None
+
+
+# The game's hooks (Game.blind_hint, Game.blind_safe_moves; Game.blind_play is blind_play).
+blind_hint = hint_calculation
+blind_safe_moves = safe_calculation_moves

@@ -11,12 +11,10 @@ Rule options: ``piles`` (4, or 3) and ``bases`` (True; with False no A, 2, 3, 4 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from ...cards import Card, a_rank
-from ...deals import DealNumber
 from ...game import Foundations, Game, RuleOption, RulesError, parse_yes_no, yes_no
 from ...moves import DEAL, FOUNDATION, PILE, WASTE, Deal, F, Move, P, Transfer, W
 
@@ -89,6 +87,7 @@ class Calculation(Game):
         ("w pN", "put the waste card on waste pile N"),
         ("pN fM", "play the top card of pile N to foundation M"),
     )
+    package = __package__
     players = ("solver", "blind")
 
     def layout(self, deck: Sequence[Card], rules: CalculationRules) -> CalculationState:
@@ -176,45 +175,6 @@ class Calculation(Game):
 
     def cards_to_build(self, state: CalculationState) -> int:
         return 52 - sum(len(f) for f in state.foundations)
-
-    # --- the package's view and players, imported when asked ------------------------------------
-    @property
-    def rules_text(self) -> str:
-        from ..text import rules_text
-
-        return rules_text(__package__)
-
-    def draw(self, state: CalculationState, ascii: bool = False) -> list[tuple[str, str]]:
-        from .view import draw
-
-        return draw(state, ascii)
-
-    def opening_record(self, deal: DealNumber, state: CalculationState) -> dict[str, Any]:
-        from .view import opening_record
-
-        return opening_record(self, deal, state)
-
-    def search(self, state: CalculationState, budget: float | None,
-               progress: Callable[[int, float], None] | None) -> tuple[str, tuple[Move, ...], int]:
-        from .solver import solve_calculation
-
-        return solve_calculation(state, budget, progress)
-
-    def blind_move(self, state: CalculationState) -> Move | None:
-        from .blind import hint_calculation
-
-        return hint_calculation(state)
-
-    def blind_safe_moves(self, state: CalculationState) -> tuple[Move, ...]:
-        from .blind import safe_calculation_moves
-
-        return safe_calculation_moves(state)
-
-    def blind_play(self, state: CalculationState, progress: Callable[[int, float], None] | None = None
-                   ) -> tuple[bool, tuple[Move, ...]]:
-        from .blind import blind_play
-
-        return blind_play(state, progress=progress)
 
 
 CALCULATION = Calculation()

@@ -731,3 +731,9 @@ def _fix_deals(line: tuple[Move, ...], stock: int) -> tuple[Move, ...]:
             left -= 1
         out.append(move)
     return tuple(out)
+
+
+def search(state: CalculationState, budget: float | None,
+           progress: Callable[[int, float], None] | None = None) -> tuple[str, tuple[Move, ...], int]:
+    """The game's hook (``Game.search``): :func:`solve_calculation`."""
+    return solve_calculation(state, budget, progress)

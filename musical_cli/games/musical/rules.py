@@ -6,12 +6,10 @@ the king, and is complete when a king lands on it: 12 cards each, 44 built in al
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from ...cards import Card, a_rank
-from ...deals import DealNumber
 from ...game import Foundations, Game, RuleOption, RulesError
 from ...moves import DEAL, FOUNDATION, REDEAL, WASTE, Deal, F, Move, Redeal, Transfer, W
 
@@ -107,6 +105,7 @@ class Musical(Game):
         ("w fN", "play the waste card to foundation N ('w' alone: to the one that takes it)"),
         ("redeal", "turn the waste over to become the stock again, once the stock is empty"),
     )
+    package = __package__
     players = ("solver",)
     has_greedy = True
 
@@ -199,39 +198,6 @@ class Musical(Game):
 
     def cards_to_build(self, state: MusicalState) -> int:
         return len(state.stock) + len(state.waste)
-
-    # --- the package's view and players, imported when asked ------------------------------------
-    @property
-    def rules_text(self) -> str:
-        from ..text import rules_text
-
-        return rules_text(__package__)
-
-    def draw(self, state: MusicalState, ascii: bool = False) -> list[tuple[str, str]]:
-        from .view import draw
-
-        return draw(state, ascii)
-
-    def opening_record(self, deal: DealNumber, state: MusicalState) -> dict[str, Any]:
-        from .view import opening_record
-
-        return opening_record(self, deal, state)
-
-    def search(self, state: MusicalState, budget: float | None,
-               progress: Callable[[int, float], None] | None) -> tuple[str, tuple[Move, ...], int]:
-        from .solver import search
-
-        return search(state, budget, progress)
-
-    def sure_move(self, state: MusicalState) -> Move | None:
-        from .solver import sure_move
-
-        return sure_move(self, state)
-
-    def greedy_wins(self, state: MusicalState) -> bool:
-        from .solver import greedy_wins
-
-        return greedy_wins(self, state)
 
 
 MUSICAL = Musical()
