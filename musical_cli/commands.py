@@ -8,6 +8,8 @@ through ``save`` and ``load``, and never touches prompt_toolkit.
 
 from __future__ import annotations
 
+import shutil
+import textwrap
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -527,8 +529,12 @@ def _load(session: Session, args: list[str]) -> Reply:
 def _rules(session: Session, args: list[str]) -> Reply:
     _no_args(args, "rules")
     reply = Reply()
-    for text in session.game.rules_text.rstrip("\n").split("\n"):
-        reply.say(text)
+    # rules.txt holds a paragraph a line, as the man page does; a terminal wants them wrapped.
+    width = min(shutil.get_terminal_size((80, 24)).columns, 80) - 1
+    for n, paragraph in enumerate(p for p in session.game.rules_text.split("\n\n") if p.strip()):
+        if n:
+            reply.say("")
+        reply.say(textwrap.fill(" ".join(paragraph.split()), width))
     return reply
 
 
