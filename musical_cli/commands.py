@@ -534,7 +534,7 @@ def _rules(session: Session, args: list[str]) -> Reply:
     for n, paragraph in enumerate(p for p in session.game.rules_text.split("\n\n") if p.strip()):
         if n:
             reply.say("")
-        reply.say(textwrap.fill(" ".join(paragraph.split()), width))
+        reply.say(textwrap.fill(" ".join(paragraph.split()), width, break_on_hyphens=False, break_long_words=False))
     return reply
 
 
