@@ -362,14 +362,15 @@ def _hint(session: Session, args: list[str]) -> Reply:
                     .say(f"'undo {back}' gets back to a position that can still be won.", "hint"))
         solution = _solve(session, session.state, LONG_HINT_BUDGET)
         if solution.result == "unknown":
-            return Reply().say(f"no hint: the solver gave up after {LONG_HINT_BUDGET:g} s; try 'solve'", "bad")
+            return Reply().say(f"undecided: no win found from here within {LONG_HINT_BUDGET:g} s, and no "
+                               "loss proven ('solve' searches longer)", "bad")
     if solution.result == "won":
         return Reply().say(f"hint: {solution.moves[0]}  (a win in {plural(len(solution.moves), 'more move')})",
                            "hint")
     reply = Reply().say("no win is possible from here.", "bad")
-    back = _undo_to_winnable(session, UNDO_BUDGET)
+    back = _undo_to_winnable(session, UNDO_BUDGET, lost_here=True)
     if back is not None and back < 0:
-        back = _undo_to_winnable(session, SOLVE_BUDGET, settle=UNDO_BUDGET)
+        back = _undo_to_winnable(session, SOLVE_BUDGET, settle=UNDO_BUDGET, lost_here=True)
     if back is None:
         return reply.say(_LOST_FROM_START)
     if back < 0:
@@ -387,10 +388,12 @@ def _need_player(session: Session, blind: bool = True) -> None:
 _LOST_FROM_START = "This deal cannot be won even from its start: try 'new'."
 
 
-def _undo_to_winnable(session: Session, budget: float = SOLVE_BUDGET, settle: float | None = None) -> int | None:
+def _undo_to_winnable(session: Session, budget: float = SOLVE_BUDGET, settle: float | None = None,
+                      lost_here: bool = False) -> int | None:
     """How many moves to undo to reach the latest position proven winnable within ``budget``
     seconds (and within ``settle`` seconds more once one is found, when given); None when even
-    the start is lost, -1 when the budget ran out first.
+    the start is proven lost, -1 when nothing was proven either way in time. ``lost_here``: the
+    current position is proven lost (when no move has been made, it is the start).
 
     Winnability only ever goes from yes to no along a game (a lost position's successors are lost
     too), so there is one boundary, found by probing positions with the solver. A winning line
@@ -406,6 +409,9 @@ def _undo_to_winnable(session: Session, budget: float = SOLVE_BUDGET, settle: fl
     last = len(session.states) - 1  # known lost
     lo, hi = 0, last  # the boundary lies in [lo, hi): states[hi] is not winnable
     best: int | None = None
+    # None is a proof, so it needs one: the start probed and found lost, or the start is the
+    # current position and the caller proved it lost. Undecided is never read as lost.
+    start_lost = lost_here and last == 0
     forward = 24  # forward probes left
     while lo < hi:
         walking = forward > 0
@@ -439,9 +445,10 @@ def _undo_to_winnable(session: Session, budget: float = SOLVE_BUDGET, settle: fl
             # perhaps earlier than the latest one.
             if result == "unknown" and best is None and mid == 0:
                 return -1
+            start_lost = start_lost or (mid == 0 and result == "lost")
             hi = mid
     if best is None:
-        return None  # the last probe was the start itself, proven lost
+        return None if start_lost else -1
     return session.steps_back(last - best)
 
 

@@ -737,3 +737,49 @@ def test_a_second_hint_reuses_the_verdicts_of_the_first(monkeypatch):
     execute(s, "new 2")  # another game: nothing carried over
     execute(s, "hint")
     assert calls
+
+
+# --- issue 12, item 1: only a proven loss is reported as a loss ------------------------------------
+
+
+@pytest.fixture
+def tiny_budgets(monkeypatch):
+    """Budgets so small that the solver decides nothing hard (deal 125's start takes it far
+    longer), as a loaded machine would make the real ones."""
+    from musical_cli import commands
+
+    for name in ("HINT_BUDGET", "UNDO_BUDGET", "LONG_HINT_BUDGET", "SOLVE_BUDGET"):
+        monkeypatch.setattr(commands, name, 1e-6)
+
+
+def _undecided_not_lost(out: str) -> None:
+    assert "cannot be won" not in out and "no win is possible" not in out, out
+    assert "undecided" in out, out
+
+
+@needs_solver
+@pytest.mark.parametrize("how", ["no move made", "restart", "undo to the start", "new"])
+def test_hint_never_calls_an_undecided_start_lost(tiny_budgets, how):
+    s = session(125)  # winnable: `musical solve --seed 125` wins it
+    if how == "restart":
+        execute(s, "d; d; restart")
+    elif how == "undo to the start":
+        execute(s, "d; d; undo 2")
+    elif how == "new":
+        execute(s, "new 7; new 125")
+    assert s.moves == []
+    _undecided_not_lost(text(execute(s, "hint")))
+
+
+@needs_solver
+def test_hint_after_moves_never_calls_an_undecided_game_lost(tiny_budgets):
+    s = session(125)
+    execute(s, "d; d; d")
+    _undecided_not_lost(text(execute(s, "hint")))
+
+
+@needs_solver
+def test_hint_at_a_start_proven_lost_still_says_so(tiny_budgets):
+    s = session(1, redeals=0)  # proven lost at once, whatever the budget
+    out = text(execute(s, "hint"))
+    assert "cannot be won even from its start" in out, out
