@@ -203,8 +203,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     game = game_named(args.game) if args.game else DEFAULT_GAME
     rules, given_rules = _rules(game, args)
     deal = args.seed or random_deal_number()
-    # Standard input decides, as the batch contract says: a pipe or a file is batch mode.
-    interactive = sys.stdin.isatty()
+    # The shell needs a terminal at both ends: a prompt drawn into a file is useless, and so is
+    # a prompt nobody types at. Either end redirected is batch mode (which reads the terminal
+    # until Ctrl-D when only standard output is redirected).
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
     session = Session(game, deal, rules, ascii=_ascii(args, sys.stdout), interactive=interactive)
     if interactive:
         from .shell import Shell

@@ -200,7 +200,8 @@ def lookup(word: str) -> Command | None:
 def _count(args: list[str], usage: str) -> int:
     if not args:
         return 1
-    if len(args) > 1 or not args[0].isdigit() or int(args[0]) < 1:
+    # isascii too: "²" and "٣" are digits to str.isdigit(), and int() refuses the first.
+    if len(args) > 1 or not (args[0].isascii() and args[0].isdigit()) or int(args[0]) < 1:
         raise CommandError(f"usage: {usage} (N is a whole number from 1 up)")
     return int(args[0])
 

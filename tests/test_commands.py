@@ -783,3 +783,13 @@ def test_hint_at_a_start_proven_lost_still_says_so(tiny_budgets):
     s = session(1, redeals=0)  # proven lost at once, whatever the budget
     out = text(execute(s, "hint"))
     assert "cannot be won even from its start" in out, out
+
+
+@pytest.mark.parametrize("command", ["undo", "redo"])
+@pytest.mark.parametrize("count", ["²", "٣", "1²", "0", "-1", "x"])
+def test_a_count_that_is_not_ascii_digits_gives_the_usage(command, count):
+    # printf 'd\nundo ²\n' | musical --seed 1 printed "invalid literal for int() with base 10"
+    s = session(1)
+    execute(s, "d; undo; redo; d; undo")
+    with pytest.raises(CommandError, match=rf"usage: {command} \[N\]"):
+        execute(s, f"{command} {count}")

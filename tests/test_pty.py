@@ -199,3 +199,21 @@ def test_black_suits_are_not_forced_to_black(env):
     assert status == 0
     before = out[: out.index("A♣")]
     assert colour_codes("\x1b[" + SGR.findall(before)[-1] + "m") == set()
+
+
+def test_output_to_a_file_at_a_terminal_is_batch_mode(env, tmp_path):
+    """`musical --seed 1 > out.txt` typed at a terminal: no prompt drawn into the file; the
+    typed lines are read as batch input until Ctrl-D (issue 12, item 15)."""
+    out = tmp_path / "out.txt"
+    child = pexpect.spawn("/bin/sh", ["-c", f'exec "{sys.executable}" -m musical_cli --seed 1 > "{out}"'],
+                          env=env, encoding="utf-8", timeout=TIMEOUT)
+    child.sendline("d")
+    child.sendline("show")
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+    text = out.read_text(encoding="utf-8")
+    assert "\x1b" not in text and "musical>" not in text
+    assert re.search(r"waste\s+J♦", text)
+    assert text.splitlines()[-1] == "legal, not won: after 1 move, 44 cards still to build"
