@@ -504,8 +504,17 @@ def default_save_path(session: Session) -> Path:
 def _save(session: Session, args: list[str]) -> Reply:
     if len(args) > 1:
         raise CommandError("usage: save [FILE] (quote nothing; a file name has no spaces here)")
-    path = Path(args[0]).expanduser() if args else default_save_path(session)
+    given = args[0] if args else None
     text = format_transcript(session.record, session.outcome())
+    try:
+        path = files.expand_user(given) if given is not None else None
+    except OSError as e:
+        raise CommandError(f"cannot save to {given}: {e}") from None
+    if path is None:
+        try:
+            path = default_save_path(session)
+        except files.NoHomeError as e:
+            raise CommandError(f"cannot save: {e}; name a file: save FILE") from None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         files.atomic_write(path, text)
@@ -518,7 +527,10 @@ def _save(session: Session, args: list[str]) -> Reply:
 def _load(session: Session, args: list[str]) -> Reply:
     if len(args) != 1:
         raise CommandError("usage: load FILE")
-    path = Path(args[0]).expanduser()
+    try:
+        path = files.expand_user(args[0])
+    except OSError as e:
+        raise CommandError(f"cannot read {args[0]}: {e}") from None
     try:
         data = files.read_limited(path, MAX_BYTES)
     except OSError as e:

@@ -443,3 +443,42 @@ def test_program_a_comment_is_one_line_whatever_it_holds(separator):
     p = musical("--seed", "1", input=f"# page{separator} break\nd\nw f2\n")
     assert p.returncode == 3
     assert p.stderr.startswith("line 3:"), p.stderr
+
+
+# --- issue 12, items 5 and 6: no home -------------------------------------------------------------
+
+# The program with no password entry for its uid (patched: the tests may run as any user).
+NO_PASSWD = ("import pwd, sys\n"
+             "def missing(uid):\n"
+             "    raise KeyError(uid)\n"
+             "pwd.getpwuid = missing\n"
+             "from musical_cli.cli import main\n"
+             "sys.exit(main(sys.argv[1:]))\n")
+
+
+@pytest.mark.parametrize("command", ["save", "load"])
+def test_program_tilde_of_no_user_is_3_naming_the_line(tmp_path, command):
+    p = subprocess.run([sys.executable, "-m", "musical_cli", "--seed", "1"], input=f"d\n{command} ~nosuchuser/x.txt\n",
+                       capture_output=True, text=True, encoding="utf-8", cwd=tmp_path, timeout=60)
+    assert p.returncode == 3, p.stderr
+    verb = "save to" if command == "save" else "read"
+    assert p.stderr.startswith(f"line 2: cannot {verb} ~nosuchuser/x.txt: "), p.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a password database")
+@pytest.mark.parametrize("home", [None, ""])
+def test_program_without_a_home_plays_and_save_without_a_file_says_why(tmp_path, home):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_") and k != "HOME"}
+    if home is not None:
+        env["HOME"] = home
+    p = subprocess.run([sys.executable, "-c", NO_PASSWD, "--seed", "1"], input="d\nshow\nsave\n",
+                       capture_output=True, text=True, encoding="utf-8", env=env, cwd=tmp_path, timeout=60)
+    assert p.returncode == 3, p.stderr
+    assert "waste" in p.stdout
+    assert p.stderr.startswith("line 3: cannot save: there is no home directory"), p.stderr
+    assert "save FILE" in p.stderr
+    saved = subprocess.run([sys.executable, "-c", NO_PASSWD, "--seed", "1"], input="d\nsave game.txt\n",
+                           capture_output=True, text=True, encoding="utf-8", env=env, cwd=tmp_path, timeout=60)
+    assert saved.returncode == 1, saved.stderr
+    assert (tmp_path / "game.txt").is_file()

@@ -793,3 +793,28 @@ def test_a_count_that_is_not_ascii_digits_gives_the_usage(command, count):
     execute(s, "d; undo; redo; d; undo")
     with pytest.raises(CommandError, match=rf"usage: {command} \[N\]"):
         execute(s, f"{command} {count}")
+
+
+# --- issue 12, items 5 and 6: a path that needs a home that is not there -----------------------------
+
+
+@pytest.mark.parametrize("command", ["save", "load"])
+def test_a_tilde_of_no_user_is_a_command_error(command, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    s = session(1)
+    execute(s, "d")
+    verb = "save to" if command == "save" else "read"
+    with pytest.raises(CommandError, match=rf"cannot {verb} ~nosuchuser/x.txt: there is no user 'nosuchuser'"):
+        execute(s, f"{command} ~nosuchuser/x.txt")
+    assert list(tmp_path.iterdir()) == []  # no directory named '~nosuchuser' either
+
+
+def test_save_without_a_file_and_without_a_home_says_so(monkeypatch):
+    from musical_cli import files
+
+    monkeypatch.delenv("HOME", raising=False)
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    monkeypatch.setattr(files, "home", lambda: None)
+    s = session(1)
+    with pytest.raises(CommandError, match=r"cannot save: there is no home directory .*save FILE"):
+        execute(s, "save")
