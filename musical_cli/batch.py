@@ -8,14 +8,16 @@ the deal and the rules itself, so a saved game piped in plays again without ``--
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TextIO
 
-from .commands import Session, error_text, execute
+from .commands import Session, announce_outcome, error_text, execute
 from .game import Outcome
 from .render import plain, plural
 from .transcript import (
+    MAX_BYTES,
+    MAX_LINE,
     RESULT_WORDS,
     RESULTS,
     TranscriptError,
@@ -23,6 +25,7 @@ from .transcript import (
     looks_like_transcript,
     numbered_lines,
     read_header,
+    read_transcript,
     start_from_header,
 )
 
@@ -53,27 +56,75 @@ def summary(session: Session) -> str:
     return f"legal, not won: after {plural(n, 'move')}, {plural(left, 'card')} still to build"
 
 
-def run_batch(lines: Iterable[str], session: Session, out: TextIO, err: TextIO, given: Given | None = None) -> int:
-    text = "\n".join(raw.rstrip("\r\n") for raw in lines).lstrip("\ufeff")
+class _Lines:
+    """The input's lines as they come, numbered from 1, each checked (length, NUL) as a
+    transcript's line is; the raw text is kept only while it may still be a transcript."""
+
+    def __init__(self, lines: Iterable[str]):
+        self.source = iter(lines)
+        self.n = 0
+        self.raw: list[str] | None = []  # every line so far, until the input is known to be commands
+        self.size = 0
+
+    def next(self) -> tuple[int, str, str] | None:
+        """(line number, raw line, its command text: '' for a blank or comment line), or None
+        at the end. Raises TranscriptError for a line that cannot be read."""
+        try:
+            raw = next(self.source)
+        except StopIteration:
+            return None
+        self.n += 1
+        raw = raw.rstrip("\n").rstrip("\r")
+        if self.n == 1:
+            raw = raw.lstrip("\ufeff")
+        if self.raw is not None:
+            self.raw.append(raw)
+            self.size += len(raw.encode("utf-8", "surrogatepass")) + 1
+        try:
+            content = next((c for _, c in numbered_lines(raw)), "")  # raises for a long line, a NUL
+        except TranscriptError as e:  # it counted this one line as line 1
+            raise TranscriptError(self.n, e.why) from None
+        return self.n, raw, content
+
+
+def run_batch(lines: Iterable[str], session: Session, out: TextIO, err: TextIO, given: Given | None = None,
+              announce: bool = False) -> int:
+    """Run ``lines`` (each a line of input, its line ending optional). Commands are read and run
+    one line at a time, with no limit but each line's own; input that opens with a transcript
+    header is a transcript, read whole (up to MAX_BYTES) and replayed as ``verify`` reads it.
+    ``announce``: print ``deal N`` first unless the input is a transcript (a random deal)."""
+    source = _Lines(lines)
+    first = None
     try:
-        numbered = list(numbered_lines(text))
+        while first is None:
+            got = source.next()
+            if got is None:
+                break
+            if got[2]:
+                first = got
     except TranscriptError as e:
         err.write(e.text(session.ascii) + "\n")
         return EXIT_INVALID
-
-    if numbered and looks_like_transcript(numbered[0][1]):
-        try:
-            first = numbered[0][0]
-            header, numbered = read_header(numbered)
-            record = start_from_header(header, first, numbered[0][0] if numbered else None)
-        except TranscriptError as e:
-            err.write(e.text(session.ascii) + "\n")
-            return EXIT_INVALID
-        if given is not None:
-            _check_given(given, record)
-        session.start(record.game, record.deal, record.rules)
-
-    for n, text in numbered:
+    if first is not None and looks_like_transcript(first[2]):
+        return _run_transcript(source, session, out, err, given)
+    source.raw = None  # commands: nothing needs keeping
+    if announce:
+        out.write(f"deal {session.deal}\n")
+    pending = [first] if first is not None else []
+    while True:
+        if pending:
+            n, _, text = pending.pop()
+        else:
+            try:
+                got = source.next()
+            except TranscriptError as e:
+                err.write(e.text(session.ascii) + "\n")
+                return EXIT_INVALID
+            if got is None:
+                break
+            n, _, text = got
+            if not text:
+                continue
         if is_header_line(text):
             key, _, value = text.partition(":")
             if key.strip().lower() == "result" and value.strip().lower() in RESULTS:
@@ -99,6 +150,63 @@ def run_batch(lines: Iterable[str], session: Session, out: TextIO, err: TextIO, 
             break
     out.write(summary(session) + "\n")
     return EXIT_WON if session.outcome() is Outcome.WON else EXIT_NOT_WON
+
+
+def _run_transcript(source: _Lines, session: Session, out: TextIO, err: TextIO, given: Given | None) -> int:
+    """A transcript is data: its moves are replayed, and nothing else in it runs (no save, no
+    load, no ';'). It is read exactly as ``musical verify`` reads it."""
+    try:
+        while source.size <= MAX_BYTES and source.next() is not None:
+            pass
+    except TranscriptError as e:
+        err.write(e.text(session.ascii) + "\n")
+        return EXIT_INVALID
+    if source.size > MAX_BYTES + 1:  # + 1: the last line's line feed may be missing
+        err.write(f"the transcript is larger than {MAX_BYTES // 1024} KiB; a transcript is a few kilobytes\n")
+        return EXIT_INVALID
+    text = "\n".join(source.raw or [])
+    try:
+        numbered = list(numbered_lines(text))
+        header, rest = read_header(numbered)
+        record = start_from_header(header, numbered[0][0], rest[0][0] if rest else None)
+    except TranscriptError as e:
+        err.write(e.text(session.ascii) + "\n")
+        return EXIT_INVALID
+    if given is not None:
+        _check_given(given, record)
+    try:
+        transcript = read_transcript(text)
+    except TranscriptError as e:
+        err.write(e.text(session.ascii) + "\n")
+        return EXIT_INVALID
+    record = transcript.record
+    session.start(record.game, record.deal, record.rules, record.moves)
+    if record.moves:
+        out.write(plain(announce_outcome(session).out))
+    out.write(summary(session) + "\n")
+    return EXIT_WON if session.outcome() is Outcome.WON else EXIT_NOT_WON
+
+
+def read_lines(stream) -> Iterator[str]:
+    """Standard input's lines, one at a time, each read with a limit so that one endless line is
+    refused as too long (naming it) without being read whole. UTF-8; a line that is not is a
+    TranscriptError naming it. Lines end at a line feed only."""
+    buffer = getattr(stream, "buffer", None)  # a replaced sys.stdin may be text only
+    limit = 4 * MAX_LINE + 8  # a line of MAX_LINE characters of up to 4 bytes each, and CR LF
+    n = 0
+    while True:
+        n += 1
+        chunk = buffer.readline(limit) if buffer is not None else stream.readline(limit)
+        if not chunk:
+            return
+        if len(chunk) >= limit and not chunk.endswith(b"\n" if isinstance(chunk, bytes) else "\n"):
+            raise TranscriptError(n, f"the line is longer than {MAX_LINE} characters")
+        if isinstance(chunk, bytes):
+            try:
+                chunk = chunk.decode("utf-8")
+            except UnicodeDecodeError:
+                raise TranscriptError(n, "this is not UTF-8 text") from None
+        yield chunk
 
 
 def _check_given(given: Given, record) -> None:

@@ -212,24 +212,14 @@ def cmd_play(args: argparse.Namespace) -> int:
         from .shell import Shell
 
         return Shell(session).run()
-    from .batch import Given, UsageConflict, run_batch
+    from .batch import Given, UsageConflict, read_lines, run_batch
 
     given = Given(args.game, args.seed.text if args.seed else None, given_rules)
-    from .transcript import MAX_BYTES, TranscriptError, decode, looks_like_transcript
-
     try:
-        stdin = getattr(sys.stdin, "buffer", None)  # a replaced sys.stdin may be text only
-        data = stdin.read(MAX_BYTES + 1) if stdin else sys.stdin.read(MAX_BYTES + 1).encode()
-        lines = decode(data).split("\n")  # not splitlines(): a form feed is no line break here
-    except TranscriptError as e:
-        print(f"musical: standard input: {e}", file=sys.stderr)
-        return EXIT_INVALID
-
-    first = next((t.strip().lstrip("\ufeff") for t in lines if t.strip() and not t.strip().startswith("#")), "")
-    if args.seed is None and not looks_like_transcript(first):
-        print(f"deal {deal}")  # a random deal is shown, so the game can be replayed
-    try:
-        return run_batch(lines, session, sys.stdout, sys.stderr, given)
+        # Read as it comes, a line at a time: a command script has no size limit, and a random
+        # deal's number is printed first (unless the input is a transcript, which names its deal).
+        return run_batch(read_lines(sys.stdin), session, sys.stdout, sys.stderr, given,
+                         announce=args.seed is None)
     except UsageConflict as e:
         raise UsageError(str(e)) from None
 

@@ -225,6 +225,11 @@ def _after_move(session: Session, reply: Reply) -> Reply:
     return reply
 
 
+def announce_outcome(session: Session) -> Reply:
+    """What a move that ends the game says (nothing while the game goes on)."""
+    return _after_move(session, Reply())
+
+
 def _move(session: Session, text: str) -> Reply:
     session.play(parse_move(text))
     return _after_move(session, Reply())

@@ -5,6 +5,7 @@ program as a subprocess."""
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import re
 import subprocess
@@ -41,12 +42,12 @@ def batch(text: str, deal: int = 1, redeals: int | None = 2, ascii: bool = False
     return status, out.getvalue(), err.getvalue(), s
 
 
-def musical(*args: str, input: str = "", env: dict | None = None) -> subprocess.CompletedProcess:
+def musical(*args: str, input: str = "", env: dict | None = None, cwd=None) -> subprocess.CompletedProcess:
     """The real program on pipes."""
     full_env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "MUSICAL_DEBUG")}
     full_env.update(env or {})
     return subprocess.run([sys.executable, "-m", "musical_cli", *args], input=input, capture_output=True,
-                          text=True, encoding="utf-8", env=full_env, timeout=60)
+                          text=True, encoding="utf-8", env=full_env, cwd=cwd, timeout=60)
 
 
 def test_exit_statuses_are_the_documented_numbers():
@@ -182,9 +183,17 @@ def test_output_has_no_escape_codes():
 
 
 def test_a_too_long_line_is_3():
+    # Commands are read and run a line at a time (issue 12, item 14): the line before it ran.
     status, _, err, s = batch("d\n" + "d;" * 600 + "\n")
     assert status == EXIT_INVALID
     assert err.startswith("line 2: ")
+    assert len(s.moves) == 1
+
+
+def test_a_too_long_line_in_a_transcript_stops_it_before_any_move():
+    status, _, err, s = batch(HEADER.format(deal=1, redeals=2) + "d\n" + "d" * 1001 + "\n")
+    assert status == EXIT_INVALID
+    assert err.startswith("line 6: ")
     assert s.moves == []
 
 
@@ -482,3 +491,97 @@ def test_program_without_a_home_plays_and_save_without_a_file_says_why(tmp_path,
                            capture_output=True, text=True, encoding="utf-8", env=env, cwd=tmp_path, timeout=60)
     assert saved.returncode == 1, saved.stderr
     assert (tmp_path / "game.txt").is_file()
+
+
+# --- issue 12, item 2: a transcript is data, never executed ----------------------------------------
+
+TRANSCRIPT_COMMANDS = ["save victim.txt", "load victim.txt", "new 5", "hint", "show", "undo", "restart",
+                       "help", "quit", "d; d", "moves", "solve play", "auto"]
+
+
+@pytest.mark.parametrize("command", TRANSCRIPT_COMMANDS)
+def test_a_transcript_runs_no_command(command, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "victim.txt").write_text("precious\n", encoding="utf-8")
+    text = HEADER.format(deal=1, redeals=2) + f"d\n{command}\nd\n"
+    status, out, err, s = batch(text)
+    assert status == EXIT_INVALID, (out, err)
+    assert err.startswith("line 6: "), err
+    assert s.moves == []  # nothing of it was played
+    assert (tmp_path / "victim.txt").read_text(encoding="utf-8") == "precious\n"
+    assert sorted(os.listdir(tmp_path)) == ["victim.txt"]
+
+
+def test_program_a_piped_transcript_cannot_overwrite_a_file(tmp_path):
+    (tmp_path / "victim.txt").write_text("precious\n", encoding="utf-8")
+    text = "# looks like a shared game\n" + HEADER.format(deal=1, redeals=2) + "d\nsave victim.txt\n"
+    p = subprocess.run([sys.executable, "-m", "musical_cli"], input=text, capture_output=True, text=True,
+                       encoding="utf-8", cwd=tmp_path, timeout=60)
+    assert p.returncode == 3
+    assert p.stderr.startswith("line 7: "), p.stderr
+    assert (tmp_path / "victim.txt").read_text(encoding="utf-8") == "precious\n"
+
+
+def test_a_transcript_is_read_as_verify_reads_it(tmp_path):
+    """The same verdict, and the same message for a bad line, as `musical verify`."""
+    texts = [HEADER.format(deal=1, redeals=2) + "d\nd\n",
+             HEADER.format(deal=2, redeals=2) + "\n".join(winning_line(2)) + "\nresult: won\n",
+             HEADER.format(deal=1, redeals=2) + "d\nsave x.txt\n",
+             HEADER.format(deal=1, redeals=2) + "d\nw f2\n",
+             HEADER.format(deal=1, redeals=2) + "d\nresult: won\n"]
+    for text in texts:
+        path = tmp_path / "t.txt"
+        path.write_text(text, encoding="utf-8")
+        verify = musical("verify", str(path), cwd=tmp_path)
+        piped = musical(input=text, cwd=tmp_path)
+        assert piped.returncode == verify.returncode, (text, piped.stderr, verify.stderr)
+        if verify.returncode == 3:
+            assert verify.stderr == f"{path}: {piped.stderr}"
+
+
+def test_a_command_script_without_a_header_may_still_save(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    status, out, err, s = batch("d\nsave mine.txt\nd\n")
+    assert status == EXIT_NOT_WON, err
+    assert (tmp_path / "mine.txt").read_text(encoding="utf-8").splitlines()[-2:] == ["d", "result: unfinished"]
+
+
+# --- issue 12, item 14: command input is streamed, without an overall limit --------------------------
+
+
+def test_commands_are_read_as_they_come():
+    """Endless input: the 45th 'd' (the stock is empty after 44) stops it, so it was not read
+    whole first."""
+    s = Session(MUSICAL, DealNumber(1), MusicalRules(0))
+    out, err = io.StringIO(), io.StringIO()
+    endless = itertools.chain(itertools.repeat("d\n", 100), iter(lambda: pytest.fail("read past line 100"), None))
+    assert run_batch(endless, s, out, err) == EXIT_INVALID
+    assert err.getvalue().startswith("line 45: ")
+
+
+def test_program_a_command_script_over_a_mebibyte_runs():
+    script = "# padding\n" * 120_000 + "d\nshow\n" + "moves\n" * 1000  # 1.2 MiB
+    assert len(script.encode()) > (1 << 20)
+    p = musical("--seed", "1", input=script)
+    assert p.returncode == 1, p.stderr[:300]
+    assert re.search(r"waste\s+J♦", p.stdout)
+
+
+def test_program_an_endless_line_is_refused_naming_it():
+    p = musical("--seed", "1", input="d\n" + "x" * 2_000_000 + "\n")
+    assert p.returncode == 3
+    assert p.stderr == "line 2: the line is longer than 1000 characters\n"
+
+
+def test_program_a_transcript_over_a_mebibyte_is_still_refused():
+    text = HEADER.format(deal=1, redeals=2) + "# padding\n" * 110_000 + "d\n"
+    p = musical(input=text)
+    assert p.returncode == 3
+    assert "larger than 1024 KiB" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_program_a_line_that_is_not_utf8_is_named():
+    p = subprocess.run([sys.executable, "-m", "musical_cli", "--seed", "1"], input=b"d\nd\n\xff\n",
+                       capture_output=True, timeout=60)
+    assert p.returncode == 3
+    assert p.stderr.decode().startswith("line 3: ")
