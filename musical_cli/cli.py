@@ -170,15 +170,33 @@ def _rules(game: Game, args: argparse.Namespace) -> tuple[Any, dict[str, str]]:
     return rules, {k: game.rules_options(rules)[k] for k in given}
 
 
+# Every symbol the program prints outside --ascii: the suits and the status line's middle dot.
+SYMBOLS = "♣♦♥♠·"
+
+
 def _ascii(args: argparse.Namespace, stream: TextIO) -> bool:
     if getattr(args, "ascii", False):
         return True
-    # A stream that cannot carry the suit symbols gets letters rather than an encoding error.
-    try:
-        "♣♦♥♠".encode(stream.encoding or "ascii")
-    except (UnicodeEncodeError, LookupError):
-        return True
+    # Output that cannot carry the symbols gets letters rather than an encoding error: standard
+    # output, and standard error too, where messages name cards.
+    for s in (stream, sys.stderr):
+        try:
+            SYMBOLS.encode(getattr(s, "encoding", None) or "ascii")
+        except (UnicodeEncodeError, LookupError):
+            return True
     return False
+
+
+def _never_fail_to_encode() -> None:
+    """Text a stream's encoding cannot carry (a user's own input echoed in a message, under
+    LC_ALL=C) is written escaped rather than ending the program."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):
+                pass
 
 
 def emit(fragments: Fragments, stream: TextIO | None = None) -> None:
@@ -405,6 +423,7 @@ COMMANDS = {"deal": cmd_deal, "verify": cmd_verify, "replay": cmd_replay, "solve
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    _never_fail_to_encode()
     parser = build_parser()
     args = parser.parse_args(argv)  # exits 2 on a usage error, as argparse does
     try:

@@ -56,7 +56,12 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def status(game: Game, state: Any, deal: str, moves: int) -> str:
+def separator(ascii: bool = False) -> str:
+    """Between the parts of a status line: a middle dot, or a bar where only ASCII will do."""
+    return " | " if ascii else " · "
+
+
+def status(game: Game, state: Any, deal: str, moves: int, ascii: bool = False) -> str:
     """One line for the bottom toolbar and batch summaries."""
     parts = [f"{game.title} deal {deal}"]
     if hasattr(state, "pass_number"):
@@ -64,7 +69,7 @@ def status(game: Game, state: Any, deal: str, moves: int) -> str:
         parts.append(f"pass {state.pass_number}" + (f" of {total}" if total is not None else ""))
     parts.append(plural(moves, "move"))
     parts.append(f"{game.cards_to_build(state)} to build")
-    return " · ".join(parts)
+    return separator(ascii).join(parts)
 
 
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
@@ -72,7 +77,7 @@ NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "ei
 
 def layout(game: Game, state: Any, deal: str, moves: int, ascii: bool = False) -> Fragments:
     """The status line, the game's own drawing of the position, and the verdict once it is over."""
-    return line(status(game, state, deal, moves), "dim") + game.draw(state, ascii) + _verdict(game, state)
+    return line(status(game, state, deal, moves, ascii), "dim") + game.draw(state, ascii) + _verdict(game, state)
 
 
 def _verdict(game: Game, state: Any) -> Fragments:

@@ -17,7 +17,7 @@ from prompt_toolkit.styles import Style
 
 from . import files
 from .commands import REGISTRY, Session, error_text, execute
-from .render import STYLE, Fragments, line, status
+from .render import STYLE, Fragments, line, separator, status
 
 PROMPT_STYLE = Style.from_dict({**STYLE, "prompt": "bold", "bottom-toolbar": "noreverse bg:#303030 #d0d0d0"})
 
@@ -88,8 +88,8 @@ class Shell:
 
     def toolbar(self) -> FormattedText:
         s = self.session
-        return FormattedText([("", " " + status(s.game, s.state, s.deal.text, len(s.moves))
-                               + " · 'help' lists the commands ")])
+        return FormattedText([("", " " + status(s.game, s.state, s.deal.text, len(s.moves), s.ascii)
+                               + separator(s.ascii) + "'help' lists the commands ")])
 
     def print(self, fragments: Fragments) -> None:
         print_formatted_text(FormattedText(fragments), style=PROMPT_STYLE, output=self.output, end="")

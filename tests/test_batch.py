@@ -585,3 +585,51 @@ def test_program_a_line_that_is_not_utf8_is_named():
                        capture_output=True, timeout=60)
     assert p.returncode == 3
     assert p.stderr.decode().startswith("line 3: ")
+
+
+# --- issue 12, item 9: output that cannot carry Unicode ------------------------------------------------
+
+NOT_UTF8 = [{"PYTHONIOENCODING": "ascii"}, {"LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}]
+
+
+def _run_bytes(*args: str, input: bytes, env: dict) -> subprocess.CompletedProcess:
+    full_env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "MUSICAL_DEBUG", "LANG", "LC_ALL",
+                                                                 "LC_CTYPE", "PYTHONUTF8", "PYTHONIOENCODING")}
+    full_env.update(env)
+    return subprocess.run([sys.executable, "-m", "musical_cli", *args], input=input, capture_output=True,
+                          env=full_env, timeout=60)
+
+
+@pytest.mark.parametrize("env", NOT_UTF8)
+@pytest.mark.parametrize("ascii", [["--ascii"], []])
+def test_program_output_that_cannot_carry_unicode_gets_ascii(env, ascii):
+    p = _run_bytes("--seed", "1", *ascii, input=b"show\nhelp\nmoves\nd\nshow\nw f2\n", env=env)
+    assert p.returncode == 3, p.stderr
+    assert p.stdout.isascii() and p.stderr.isascii()
+    assert b"Musical deal 1 | pass 1 of 3 | 0 moves | 44 to build" in p.stdout
+    assert b"JD" in p.stderr and b"Traceback" not in p.stderr
+
+
+def test_program_ascii_is_pure_ascii_on_a_utf8_pipe():
+    p = _run_bytes("--seed", "1", "--ascii", input=b"show\nhelp\nmoves\nd\nshow\nhint\nw f2\n",
+                   env={"PYTHONIOENCODING": "utf-8"})
+    assert p.returncode == 3, p.stderr
+    assert p.stdout.isascii() and p.stderr.isascii(), p.stdout
+
+
+@pytest.mark.parametrize("env", NOT_UTF8)
+def test_program_replay_and_deal_on_ascii_output(env, tmp_path):
+    path = tmp_path / "t.txt"
+    path.write_text(HEADER.format(deal=1, redeals=2) + "d\nd\n", encoding="utf-8")
+    for args in (["replay", str(path)], ["deal", "1"], ["verify", str(path)]):
+        p = _run_bytes(*args, input=b"", env=env)
+        assert p.returncode in (0, 1), (args, p.stderr)
+        assert p.stdout.isascii() and b"Traceback" not in p.stderr, args
+
+
+def test_program_a_users_own_symbol_on_ascii_output_is_escaped_not_fatal(tmp_path):
+    p = subprocess.run([sys.executable, "-m", "musical_cli", "--seed", "1"], input="d\nsave ♣.txt\nd\n♣\n".encode(),
+                       env={**os.environ, "PYTHONIOENCODING": "ascii"}, cwd=tmp_path, capture_output=True, timeout=60)
+    assert p.returncode == 3, p.stderr
+    assert b"saved 1 move to \\u2663.txt" in p.stdout and (tmp_path / "♣.txt").is_file()
+    assert p.stderr.startswith(b"line 4: unknown command") and b"Traceback" not in p.stderr
