@@ -14,7 +14,17 @@ from . import __version__
 from .deals import DealNumber, DealNumberError, parse_deal_range, random_deal_number
 from .game import Game, NotAvailable, Outcome, RuleOption, RulesError
 from .games import DEFAULT_GAME, GAMES, game_named
-from .render import STYLE, Fragments, layout, opening_record, opening_text, plain, plural, wants_colour
+from .render import (
+    STYLE,
+    Fragments,
+    dumb_terminal,
+    layout,
+    opening_record,
+    opening_text,
+    plain,
+    plural,
+    wants_colour,
+)
 
 # Exit statuses (documented in the man page, EXIT STATUS).
 EXIT_WON = 0
@@ -229,7 +239,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if interactive:
         from .shell import Shell
 
-        return Shell(session).run()
+        return Shell(session, plain=dumb_terminal()).run()
     from .batch import Given, UsageConflict, read_lines, run_batch
 
     given = Given(args.game, args.seed.text if args.seed else None, given_rules)
@@ -379,8 +389,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
     deals = [d for group in args.deals for d in group]
     run = partial(run_stats, deals, rules, workers=args.workers, budget=args.budget, game=game,
                   player=args.player)
-    if sys.stderr.isatty():
-        # prompt_toolkit's bar on the terminal; Ctrl-C in it interrupts the main thread, and
+    if sys.stderr.isatty() and not dumb_terminal():
+        # prompt_toolkit's bar on the terminal (not a dumb one, which takes no escape sequence); Ctrl-C in it interrupts the main thread, and
         # run_stats then reports what finished.
         from prompt_toolkit.output import create_output
         from prompt_toolkit.shortcuts import ProgressBar

@@ -46,10 +46,18 @@ def line(text: str, style: str = "") -> Fragments:
     return [(f"class:{style}" if style else "", text + "\n")]
 
 
+def dumb_terminal() -> bool:
+    """TERM=dumb (or unknown, as prompt_toolkit counts it), as in Emacs's shell: a terminal that
+    takes no escape sequence at all, so the shell reads plain lines and prints plain text."""
+    return os.environ.get("TERM", "").lower() in ("dumb", "unknown")
+
+
 def wants_colour(stream: TextIO | None = None) -> bool:
-    """Colour only on a terminal and only when NO_COLOR is not set (https://no-color.org)."""
+    """Colour only on a terminal that takes escape sequences, and only when NO_COLOR is not set
+    (https://no-color.org)."""
     stream = sys.stdout if stream is None else stream
-    return not os.environ.get("NO_COLOR") and hasattr(stream, "isatty") and stream.isatty()
+    return (not os.environ.get("NO_COLOR") and not dumb_terminal()
+            and hasattr(stream, "isatty") and stream.isatty())
 
 
 def plural(n: int, word: str) -> str:

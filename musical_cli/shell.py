@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -18,6 +19,7 @@ from prompt_toolkit.styles import Style
 from . import files
 from .commands import REGISTRY, Session, error_text, execute
 from .render import STYLE, Fragments, line, separator, status
+from .render import plain as plain_text
 
 PROMPT_STYLE = Style.from_dict({**STYLE, "prompt": "bold", "bottom-toolbar": "noreverse bg:#303030 #d0d0d0"})
 
@@ -54,36 +56,73 @@ class ShellCompleter(Completer):
                 yield Completion(option, -len(prefix))
 
 
-def _history() -> History:
+class _SessionSafeHistory(FileHistory):
+    """A history file that a failure mid-session (a full disk, the file replaced by a
+    directory) turns into a history for the session only, instead of a traceback after every
+    command."""
+
+    def load_history_strings(self) -> Iterable[str]:
+        try:
+            yield from list(super().load_history_strings())
+        except OSError:
+            return
+
+    def store_string(self, string: str) -> None:
+        try:
+            super().store_string(string)
+        except OSError:
+            pass
+
+
+def _history() -> tuple[History, str | None]:
+    """The history file, checked up front (it can be created, written and read), or a history
+    for the session only and one line saying why."""
+    path = None
     try:
         directory = files.state_dir()
+        path = directory / "history"
         directory.mkdir(parents=True, exist_ok=True)
-        return FileHistory(str(directory / "history"))
-    except OSError:
-        return InMemoryHistory()  # a read-only home must not stop play
+        with open(path, "ab"):
+            pass
+        with open(path, "rb") as f:
+            f.read(1)
+        return _SessionSafeHistory(str(path)), None
+    except OSError as e:  # a read-only home, a directory in the file's place, no home at all
+        why = str(e) if path is None or isinstance(e, files.NoHomeError) else f"cannot use {path}: {e.strerror or e}"
+        return InMemoryHistory(), f"The history is kept for this session only: {why}."
 
 
 class Shell:
     def __init__(self, session: Session, input=None, output: Output | None = None,
-                 history: History | None = None):
+                 history: History | None = None, plain: bool = False):
         self.session = session
         if not session.interactive:
             # A session handed to the shell is played interactively (advice, automatic turn-up).
             session.interactive = True
             if not session.moves:
                 session.start(session.game, session.deal, session.rules)
-        self.prompt = PromptSession(
-            message=[("class:prompt", "musical> ")],
-            completer=ShellCompleter(session),
-            complete_while_typing=False,
-            bottom_toolbar=self.toolbar,
-            history=history if history is not None else _history(),
-            style=PROMPT_STYLE,
-            input=input,
-            output=output,
-        )
-        self.output = self.prompt.output
-        session.progress = self.progress
+        self.warning: str | None = None
+        if history is None and not plain:
+            history, self.warning = _history()
+        # plain: a dumb terminal, where prompt_toolkit would still send escape sequences; lines
+        # are read with input() (the terminal's own line editing) and printed as plain text.
+        self.plain = plain
+        self._plain_in = sys.stdin if input is None else input
+        self._plain_out = sys.stdout if output is None else output
+        self.prompt: PromptSession | None = None
+        if not plain:
+            self.prompt = PromptSession(
+                message=[("class:prompt", "musical> ")],
+                completer=ShellCompleter(session),
+                complete_while_typing=False,
+                bottom_toolbar=self.toolbar,
+                history=history,
+                style=PROMPT_STYLE,
+                input=input,
+                output=output,
+            )
+            self.output = self.prompt.output
+        session.progress = None if plain else self.progress
         self._last_progress = 0.0
 
     def toolbar(self) -> FormattedText:
@@ -92,7 +131,27 @@ class Shell:
                                + separator(s.ascii) + "'help' lists the commands ")])
 
     def print(self, fragments: Fragments) -> None:
+        if self.plain:
+            self._plain_out.write(plain_text(fragments))
+            self._plain_out.flush()
+            return
         print_formatted_text(FormattedText(fragments), style=PROMPT_STYLE, output=self.output, end="")
+
+    def read(self) -> str:
+        """The next line typed (KeyboardInterrupt on Ctrl-C, EOFError at the end)."""
+        if self.prompt is not None:
+            return self.prompt.prompt()
+        self._plain_out.write("musical> ")
+        self._plain_out.flush()
+        try:
+            text = self._plain_in.readline()
+        except KeyboardInterrupt:
+            self._plain_out.write("\n")
+            raise
+        if not text:
+            self._plain_out.write("\n")
+            raise EOFError
+        return text.rstrip("\r\n")
 
     def progress(self, nodes: int, seconds: float) -> None:
         now = time.monotonic()
@@ -103,7 +162,7 @@ class Shell:
         self.output.flush()
 
     def _end_progress(self) -> None:
-        if self._last_progress:
+        if self._last_progress and not self.plain:
             self.output.write_raw("\r")
             self.output.erase_end_of_line()
             self.output.flush()
@@ -111,11 +170,13 @@ class Shell:
 
     def run(self) -> int:
         s = self.session
+        if self.warning:
+            self.print(line(self.warning, "bad"))
         self.print(line(f"{s.game.title}, deal {s.deal}. Type 'help' for the commands, 'quit' to leave.", "dim"))
         self.print(s.layout())
         while True:
             try:
-                text = self.prompt.prompt()
+                text = self.read()
             except KeyboardInterrupt:
                 continue  # Ctrl-C clears the line, as in every shell
             except EOFError:

@@ -217,3 +217,58 @@ def test_output_to_a_file_at_a_terminal_is_batch_mode(env, tmp_path):
     assert "\x1b" not in text and "musical>" not in text
     assert re.search(r"waste\s+J♦", text)
     assert text.splitlines()[-1] == "legal, not won: after 1 move, 44 cards still to build"
+
+
+# --- issue 12, items 7 and 10: a dumb terminal, a history that cannot be used -----------------------
+
+
+def test_a_dumb_terminal_gets_plain_text(spawn):
+    term = spawn("--seed", "1", TERM="dumb")
+    for command in ("d", "show", "w f2", "help", "moves", "undo", "quit"):
+        term.expect(PROMPT)
+        term.sendline(command)
+    assert term.finish() == 0
+    raw = term.log.getvalue()
+    assert "J♦" in raw and "needs a 6" in raw and "legal: d" in raw and "undid 1 move" in raw
+    assert "\x1b" not in raw
+
+
+def test_printed_layouts_on_a_dumb_terminal_are_plain(env):
+    out, status = pexpect.run(f"{sys.executable} -m musical_cli deal 1", env={**env, "TERM": "dumb"},
+                              withexitstatus=True, encoding="utf-8", timeout=TIMEOUT)
+    assert status == 0
+    assert "J♦" in out and "\x1b" not in out
+
+
+@pytest.mark.parametrize("how", ["a directory", "no home"])
+def test_a_history_that_cannot_be_used_is_one_line_of_warning(spawn, env, tmp_path, how):
+    if how == "a directory":
+        (tmp_path / "state" / "musical" / "history").mkdir(parents=True)
+    else:  # no HOME, no XDG_STATE_HOME, and (patched) no password entry
+        env.pop("HOME", None)
+        env.pop("XDG_STATE_HOME")
+    code = ("import pwd, sys\n"
+            "def missing(uid):\n"
+            "    raise KeyError(uid)\n"
+            "pwd.getpwuid = missing\n"
+            "from musical_cli.cli import main\n"
+            "sys.exit(main(sys.argv[1:]))\n")
+    child = pexpect.spawn(sys.executable, ["-c", code, "--seed", "1"], env=env, dimensions=(30, 100),
+                          encoding="utf-8", timeout=TIMEOUT)
+    term = Terminal(child)
+    try:
+        opening = term.expect(PROMPT)
+        assert "The history is kept for this session only" in opening
+        term.sendline("d")  # the first line typed is played, not swallowed
+        term.expect("J♦")
+        term.expect(PROMPT)
+        term.sendline("d")
+        term.expect("2♦")
+        term.sendline("quit")
+        assert term.finish() == 0
+    finally:
+        if child.isalive():
+            child.close(force=True)
+    raw = term.log.getvalue()
+    assert "Traceback" not in raw and "Unhandled exception" not in raw
+    assert raw.count("The history is kept for this session only") == 1

@@ -429,3 +429,35 @@ def test_an_unwritable_state_directory_does_not_stop_play(tmp_path, monkeypatch)
         pipe.send_text("d" + ENTER + "quit" + ENTER)
         assert shell.run() == 0
     assert s.moves == [DEAL]
+
+
+# --- issue 12, items 7 and 10 --------------------------------------------------------------------------
+
+
+def test_a_history_file_that_fails_mid_session_is_no_error(tmp_path):
+    from musical_cli.shell import _SessionSafeHistory
+
+    (tmp_path / "history").mkdir()  # the file replaced by a directory after the check
+    history = _SessionSafeHistory(str(tmp_path / "history"))
+    history.store_string("d")
+    assert list(history.load_history_strings()) == []
+
+
+def test_a_directory_in_place_of_the_history_file_gives_one_warning(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    (tmp_path / "musical" / "history").mkdir(parents=True)
+    r = run_shell("d" + ENTER + "quit" + ENTER, history=None)
+    assert r.moves == ["d"]
+    assert r.text.count("The history is kept for this session only") == 1
+    assert str(tmp_path / "musical" / "history") in r.text
+
+
+def test_the_plain_shell_for_a_dumb_terminal():
+    out = io.StringIO()
+    s = session()
+    shell = Shell(s, input=io.StringIO("d\nw f2\nshow\n"), output=out, plain=True)
+    assert shell.run() == 0
+    assert [str(m) for m in s.moves] == ["d"]
+    text = out.getvalue()
+    assert "\x1b" not in text
+    assert text.count("musical> ") == 4 and "needs a 6" in text and re.search(r"waste\s+J♦", text)
