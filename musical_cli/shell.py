@@ -12,13 +12,15 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion, Path
 from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.keys import Keys
 from prompt_toolkit.output import Output
 from prompt_toolkit.shortcuts import print_formatted_text
 from prompt_toolkit.styles import Style
 
 from . import files
 from .commands import REGISTRY, Session, error_text, execute
-from .render import STYLE, Fragments, line, separator, status
+from .render import STYLE, Fragments, line, plural, separator, status
 from .render import plain as plain_text
 
 PROMPT_STYLE = Style.from_dict({**STYLE, "prompt": "bold", "bottom-toolbar": "noreverse bg:#303030 #d0d0d0"})
@@ -110,8 +112,11 @@ class Shell:
         self._plain_in = sys.stdin if input is None else input
         self._plain_out = sys.stdout if output is None else output
         self.prompt: PromptSession | None = None
+        self.pasted: list[str] = []  # whole lines of a paste, still to run
+        self.pasted_tail = ""  # what followed a paste's last line break: the next line to edit
         if not plain:
             self.prompt = PromptSession(
+                key_bindings=self._paste_bindings(),
                 message=[("class:prompt", "musical> ")],
                 completer=ShellCompleter(session),
                 complete_while_typing=False,
@@ -137,10 +142,42 @@ class Shell:
             return
         print_formatted_text(FormattedText(fragments), style=PROMPT_STYLE, output=self.output, end="")
 
+    def _paste_bindings(self) -> KeyBindings:
+        """A paste of several lines (which a modern terminal brackets, and prompt_toolkit would
+        insert into the one line being edited) runs line by line, as when each was typed; what
+        follows its last line break is left to edit, as a shell does."""
+        bindings = KeyBindings()
+
+        @bindings.add(Keys.BracketedPaste)
+        def _paste(event) -> None:
+            data = event.data.replace("\r\n", "\n").replace("\r", "\n")
+            buffer = event.current_buffer
+            if "\n" not in data:
+                buffer.insert_text(data)
+                return
+            lines = data.split("\n")
+            buffer.insert_text(lines[0])
+            self.pasted = [text for text in lines[1:-1] if text.strip()]
+            self.pasted_tail = lines[-1]
+            buffer.validate_and_handle()
+
+        return bindings
+
+    def _drop_paste(self) -> None:
+        if self.pasted:
+            self.print(line(f"the rest of the paste was not run ({plural(len(self.pasted), 'line')})", "bad"))
+        self.pasted = []
+        self.pasted_tail = ""
+
     def read(self) -> str:
         """The next line typed (KeyboardInterrupt on Ctrl-C, EOFError at the end)."""
+        if self.pasted:
+            text = self.pasted.pop(0)
+            self.print([("class:prompt", "musical> "), ("", text + "\n")])
+            return text
         if self.prompt is not None:
-            return self.prompt.prompt()
+            tail, self.pasted_tail = self.pasted_tail, ""
+            return self.prompt.prompt(default=tail)
         self._plain_out.write("musical> ")
         self._plain_out.flush()
         try:
@@ -186,15 +223,18 @@ class Shell:
             except KeyboardInterrupt:
                 self._end_progress()
                 self.print(line("cancelled", "bad"))
+                self._drop_paste()
                 continue
             except ValueError as e:
                 self._end_progress()
                 self.print(line(error_text(e, s.ascii), "error"))
+                self._drop_paste()  # the pasted moves after a failing one were meant for another position
                 continue
             except Exception as e:  # a bug must not cost the player the game in hand
                 self._end_progress()
                 self.print(line(f"internal error: {type(e).__name__}: {e} (please report it); "
                                 "the game goes on", "error"))
+                self._drop_paste()
                 continue
             self._end_progress()
             self.print(reply.out)

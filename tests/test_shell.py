@@ -461,3 +461,39 @@ def test_the_plain_shell_for_a_dumb_terminal():
     text = out.getvalue()
     assert "\x1b" not in text
     assert text.count("musical> ") == 4 and "needs a 6" in text and re.search(r"waste\s+J♦", text)
+
+
+# --- issue 12, item 11: a bracketed paste of many lines ---------------------------------------------
+
+PASTE_START, PASTE_END = "\x1b[200~", "\x1b[201~"
+
+
+def paste(text: str) -> str:
+    return PASTE_START + text + PASTE_END
+
+
+def test_a_pasted_game_runs_line_by_line():
+    r = run_shell(paste("d\nd\r\n\nd\n") + "quit" + ENTER + CTRL_D)
+    assert r.moves == ["d", "d", "d"]
+    assert "takes no argument" not in r.text
+    assert r.text.count("musical> d\n") == 2  # the lines after the first are shown as typed
+
+
+def test_a_paste_stops_at_a_failing_line():
+    r = run_shell(paste("d\nw f2\nd\nd\n") + "quit" + ENTER + CTRL_D)
+    assert r.moves == ["d"]
+    assert "needs a 6" in r.text
+    assert "the rest of the paste was not run (2 lines)" in r.text
+
+
+def test_what_follows_a_pastes_last_line_break_is_left_to_edit():
+    r = run_shell(paste("d\nd") + ENTER + "quit" + ENTER + CTRL_D)
+    assert r.moves == ["d", "d"]
+    r = run_shell(paste("d\nw") + " f3" + ENTER + "quit" + ENTER + CTRL_D)  # completed by hand: 'w f3'
+    assert r.moves == ["d"]
+    assert "unknown command 'w f3'" not in r.text and "needs" in r.text
+
+
+def test_a_paste_of_one_line_is_typed_text():
+    r = run_shell(paste("d") + ENTER + "quit" + ENTER + CTRL_D)
+    assert r.moves == ["d"]
