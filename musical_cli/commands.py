@@ -19,7 +19,7 @@ from typing import Any
 from . import files
 from .deals import DealNumber, random_deal_number
 from .game import Game, IllegalMove, Outcome
-from .moves import DEAL, Move
+from .moves import DEAL, REDEAL, Move
 from .notation import NotationError, parse_move, resolve
 from .render import Fragments, layout, line, plural
 from .transcript import MAX_BYTES, GameRecord, TranscriptError, format_transcript, read_bytes
@@ -64,6 +64,7 @@ class Session:
         self.ascii = ascii
         self.interactive = interactive
         self.progress: Callable[[int, float], None] | None = None  # set by the shell
+        self.width = 80  # columns to wrap long lines of moves at; the shell sets its terminal's
         self.start(game, deal, game.default_rules() if rules is None else rules)
 
     def start(self, game: Game, deal: DealNumber, rules: Any, moves: tuple[Move, ...] = ()) -> None:
@@ -474,12 +475,45 @@ def _solve_cmd(session: Session, args: list[str]) -> Reply:
     if not solution.moves:
         return reply.say("the game is already won")
     if not args:
-        words = " ".join(str(m) for m in solution.moves)
-        return reply.say(f"a win in {plural(len(solution.moves), 'move')}: {words}", "hint")
+        reply.say(f"a win in {plural(len(solution.moves), 'move')}:", "hint")
+        for text in move_lines(session.state, solution.moves, session.width):
+            reply.say(text, "hint")
+        return reply
+    start = session.state
     for move in solution.moves:
         session.play(move, turn_up=False)  # the line already holds its own deals
-    reply.say(f"played {plural(len(solution.moves), 'move')}: " + " ".join(str(m) for m in solution.moves))
+    reply.say(f"played {plural(len(solution.moves), 'move')}:")
+    for text in move_lines(start, solution.moves, session.width):
+        reply.say(text)
     return _after_move(session, reply)
+
+
+def move_lines(state: Any, moves: tuple[Move, ...], width: int = 80) -> list[str]:
+    """A line of moves for a player to follow: one line a pass where the game has passes (a new
+    line after each redeal, labelled with the pass it plays), each wrapped between moves, never
+    inside one ('w' at the end of a screen line and 'f4' at the start of the next), to fit
+    ``width`` columns."""
+    groups: list[list[str]] = [[]]
+    for move in moves:
+        groups[-1].append(str(move))
+        if move == REDEAL:
+            groups.append([])
+    if not groups[-1]:
+        groups.pop()
+    first = getattr(state, "pass_number", None)
+    width = max(width, 30) - 1  # a line that fills the last column makes some terminals wrap
+    out: list[str] = []
+    for n, group in enumerate(groups):
+        label = f"pass {first + n}: " if first is not None else ""
+        lead = "  " + label
+        current = lead
+        for word in group:
+            if current.strip() and len(current) + 1 + len(word) > width:
+                out.append(current)
+                current = "  " + " " * len(label)
+            current += ("" if current.endswith(" ") else " ") + word
+        out.append(current)
+    return out
 
 
 @command("auto", "auto", "make the moves the solver proves safe",
@@ -494,7 +528,13 @@ def _auto(session: Session, args: list[str]) -> Reply:
         return Reply().say("no move is provably safe here")
     for move in moves:
         session.play(move, turn_up=False)
-    return _after_move(session, Reply().say(f"auto: {' '.join(str(m) for m in moves)}"))
+    words = f"auto: {' '.join(str(m) for m in moves)}"
+    if len(words) < session.width:
+        return _after_move(session, Reply().say(words))
+    reply = Reply().say(f"auto: {plural(len(moves), 'move')}:")
+    for text in move_lines(session.states[-1 - len(moves)], moves, session.width):
+        reply.say(text)
+    return _after_move(session, reply)
 
 
 def default_save_path(session: Session) -> Path:

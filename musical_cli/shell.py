@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
 from collections.abc import Iterable
@@ -169,6 +170,14 @@ class Shell:
         self.pasted = []
         self.pasted_tail = ""
 
+    def _columns(self) -> int:
+        try:
+            if self.prompt is not None:
+                return self.output.get_size().columns or 80
+            return shutil.get_terminal_size().columns
+        except (OSError, ValueError):
+            return 80
+
     def read(self) -> str:
         """The next line typed (KeyboardInterrupt on Ctrl-C, EOFError at the end)."""
         if self.pasted:
@@ -218,6 +227,7 @@ class Shell:
                 continue  # Ctrl-C clears the line, as in every shell
             except EOFError:
                 break
+            s.width = self._columns()  # long lines of moves wrap between moves, at this width
             try:
                 reply = execute(s, text)
             except KeyboardInterrupt:

@@ -547,7 +547,7 @@ def test_hint_on_a_winnable_opening_names_a_legal_move(deal):
 def test_solve_shows_a_line_that_wins():
     s = session(1)
     out = text(execute(s, "solve"))
-    m = re.search(r"a win in (\d+) moves?: (.*)$", out.strip())
+    m = re.search(r"a win in (\d+) moves?:(.*)$", out.strip(), re.DOTALL)
     assert m, out
     assert s.moves == []  # showing plays nothing
     line = re.findall(r"w f[1-4]|redeal|d", m.group(2))
@@ -818,3 +818,52 @@ def test_save_without_a_file_and_without_a_home_says_so(monkeypatch):
     s = session(1)
     with pytest.raises(CommandError, match=r"cannot save: there is no home directory .*save FILE"):
         execute(s, "save")
+
+
+# --- issue 12, item 16: a long line of moves, for a player to follow ---------------------------------
+
+
+def _words_of(lines: list[str]) -> list[str]:
+    """The moves of move_lines' output, labels dropped, read back by the move parser."""
+    from musical_cli.notation import parse_move
+
+    text = " ".join(re.sub(r"^\s*(pass \d+:)?", "", ln) for ln in lines)
+    tokens, out = text.split(), []
+    while tokens:
+        word = tokens.pop(0)
+        if word == "w" and tokens and re.fullmatch(r"[fp]\d+", tokens[0]):
+            word += " " + tokens.pop(0)
+        out.append(str(parse_move(word)))
+    return out
+
+
+@settings(max_examples=60)
+@given(st.lists(st.sampled_from([DEAL, REDEAL, Transfer(W, F(1)), Transfer(W, F(4))]), max_size=200),
+       st.integers(1, 200), st.integers(1, 3))
+def test_move_lines_wrap_between_moves_a_pass_a_line(moves, width, first_pass):
+    from musical_cli.commands import move_lines
+
+    class State:
+        pass_number = first_pass
+
+    lines = move_lines(State(), tuple(moves), width)
+    assert _words_of(lines) == [str(m) for m in moves]
+    assert all(len(ln) < max(width, 30) for ln in lines)
+    labels = [int(m.group(1)) for ln in lines if (m := re.match(r"  pass (\d+): ", ln))]
+    assert labels == list(range(first_pass, first_pass + len(labels)))
+    assert len(labels) == (moves.count(REDEAL) + (0 if moves and moves[-1] == REDEAL else 1) if moves else 0)
+    for ln in lines:  # a redeal ends its line
+        assert "redeal" not in ln or ln.endswith("redeal")
+
+
+@needs_solver
+@pytest.mark.parametrize("width", [80, 40])
+def test_solve_wraps_at_the_width_between_moves(width):
+    s = session(1)
+    s.width = width
+    out = text(execute(s, "solve")).splitlines()
+    assert out[0] == "a win in 142 moves:"
+    assert all(len(ln) < width for ln in out)
+    assert [ln.split(":")[0].strip() for ln in out if "pass" in ln] == ["pass 1", "pass 2", "pass 3"]
+    execute(s, ";".join(_words_of(out[1:])))
+    assert s.outcome() is Outcome.WON

@@ -497,3 +497,15 @@ def test_what_follows_a_pastes_last_line_break_is_left_to_edit():
 def test_a_paste_of_one_line_is_typed_text():
     r = run_shell(paste("d") + ENTER + "quit" + ENTER + CTRL_D)
     assert r.moves == ["d"]
+
+
+# --- issue 12, item 16 -------------------------------------------------------------------------------
+
+
+def test_solve_in_the_shell_fits_the_terminal_and_groups_the_passes():
+    r = run_shell("solve" + ENTER + "quit" + ENTER + CTRL_D)  # DummyOutput: 80 columns
+    lines = r.styled("class:hint").splitlines()
+    assert lines[0] == "a win in 142 moves:"
+    assert all(len(ln) < 80 for ln in lines), lines
+    assert sum(ln.startswith("  pass ") for ln in lines) == 3
+    assert not any(re.search(r"\bw$", ln) for ln in lines)  # never 'w' at a line's end, 'f4' on the next
