@@ -68,7 +68,8 @@ class DealNumber:
         raw = str(text)
         m = _NUMBER.fullmatch(raw.strip())
         if not m:
-            if raw.strip().lstrip("-").isdigit():
+            digits = raw.strip().lstrip("-")
+            if digits.isascii() and digits.isdigit():  # "²" and "٣" are digits too, to isdigit()
                 raise DealNumberError(raw, "deal numbers start at 1")
             raise DealNumberError(raw, "use a whole number such as 1 or 31999, or msN")
         ms = m.group(1) is not None

@@ -334,3 +334,12 @@ def test_range():
 def test_bad_ranges(text):
     with pytest.raises(DealNumberError):
         parse_deal_range(text)
+
+
+@pytest.mark.parametrize("text", ["²", "٣", "-²"])
+def test_a_digit_that_is_not_ascii_is_not_called_a_number_below_1(text):
+    # "new ٣" said "deal numbers start at 1" (issue 12: the same class as 'undo ²')
+    with pytest.raises(DealNumberError) as info:
+        DealNumber.parse(text)
+    assert "start at 1" not in str(info.value)
+    assert "whole number" in str(info.value)
