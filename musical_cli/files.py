@@ -64,7 +64,7 @@ def _xdg(variable: str, default: str) -> Path:
         return Path(value) / "musical"
     base = home()
     if base is None:
-        raise NoHomeError(f"there is no home directory (HOME is not set) and {variable} is not set")
+        raise NoHomeError(f"there is no home directory (neither HOME nor {variable} is set)")
     return base / default / "musical"
 
 
