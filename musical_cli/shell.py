@@ -165,8 +165,9 @@ class Shell:
         return bindings
 
     def _drop_paste(self) -> None:
-        if self.pasted:
-            self.print(line(f"the rest of the paste was not run ({plural(len(self.pasted), 'line')})", "bad"))
+        left = len(self.pasted) + bool(self.pasted_tail.strip())
+        if left:
+            self.print(line(f"the rest of the paste was not run ({plural(left, 'line')})", "bad"))
         self.pasted = []
         self.pasted_tail = ""
 

@@ -484,6 +484,9 @@ def test_a_paste_stops_at_a_failing_line():
     assert r.moves == ["d"]
     assert "needs a 6" in r.text
     assert "the rest of the paste was not run (2 lines)" in r.text
+    r = run_shell(paste("d\nw f2\nd\nd") + "quit" + ENTER + CTRL_D)  # the unfinished last line too
+    assert r.moves == ["d"]
+    assert "the rest of the paste was not run (2 lines)" in r.text
 
 
 def test_what_follows_a_pastes_last_line_break_is_left_to_edit():
