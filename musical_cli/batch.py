@@ -74,12 +74,13 @@ class _Lines:
         except StopIteration:
             return None
         self.n += 1
+        if self.raw is not None:
+            self.size += len(raw.encode("utf-8", "surrogatepass"))  # as read, line feed and all
         raw = raw.rstrip("\n").rstrip("\r")
         if self.n == 1:
             raw = raw.lstrip("\ufeff")
         if self.raw is not None:
             self.raw.append(raw)
-            self.size += len(raw.encode("utf-8", "surrogatepass")) + 1
         try:
             content = next((c for _, c in numbered_lines(raw)), "")  # raises for a long line, a NUL
         except TranscriptError as e:  # it counted this one line as line 1
@@ -161,7 +162,7 @@ def _run_transcript(source: _Lines, session: Session, out: TextIO, err: TextIO, 
     except TranscriptError as e:
         err.write(e.text(session.ascii) + "\n")
         return EXIT_INVALID
-    if source.size > MAX_BYTES + 1:  # + 1: the last line's line feed may be missing
+    if source.size > MAX_BYTES:
         err.write(f"the transcript is larger than {MAX_BYTES // 1024} KiB; a transcript is a few kilobytes\n")
         return EXIT_INVALID
     text = "\n".join(source.raw or [])

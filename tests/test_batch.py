@@ -633,3 +633,20 @@ def test_program_a_users_own_symbol_on_ascii_output_is_escaped_not_fatal(tmp_pat
     assert p.returncode == 3, p.stderr
     assert b"saved 1 move to \\u2663.txt" in p.stdout and (tmp_path / "♣.txt").is_file()
     assert p.stderr.startswith(b"line 4: unknown command") and b"Traceback" not in p.stderr
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_a_transcript_of_exactly_the_limit_is_read_and_one_byte_more_is_not(extra):
+    from musical_cli.transcript import MAX_BYTES
+
+    head = HEADER.format(deal=1, redeals=2) + "d\n"
+    filler = "#" * 99 + "\n"
+    text = head + filler * ((MAX_BYTES - len(head)) // len(filler))
+    text += "#" * (MAX_BYTES - len(text) - 1) + "\n" + "\n" * extra
+    assert len(text.encode()) == MAX_BYTES + extra
+    status, _, err, s = batch(text)
+    if extra:
+        assert status == EXIT_INVALID and "larger than 1024 KiB" in err
+    else:
+        assert status == EXIT_NOT_WON, err
+        assert len(s.moves) == 1
