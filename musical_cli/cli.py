@@ -390,8 +390,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
     run = partial(run_stats, deals, rules, workers=args.workers, budget=args.budget, game=game,
                   player=args.player)
     if sys.stderr.isatty() and not dumb_terminal():
-        # prompt_toolkit's bar on the terminal (not a dumb one, which takes no escape sequence); Ctrl-C in it interrupts the main thread, and
-        # run_stats then reports what finished.
+        # prompt_toolkit's bar on the terminal (not a dumb one, which takes no escape sequence);
+        # Ctrl-C in it interrupts the main thread, and run_stats then reports what finished.
         from prompt_toolkit.output import create_output
         from prompt_toolkit.shortcuts import ProgressBar
 

@@ -108,7 +108,7 @@ class Shell:
         if history is None and not plain:
             history, self.warning = _history()
         # plain: a dumb terminal, where prompt_toolkit would still send escape sequences; lines
-        # are read with input() (the terminal's own line editing) and printed as plain text.
+        # are read as the terminal delivers them (its own line editing) and printed as plain text.
         self.plain = plain
         self._plain_in = sys.stdin if input is None else input
         self._plain_out = sys.stdout if output is None else output
