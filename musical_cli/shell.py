@@ -65,8 +65,9 @@ def _history() -> History:
 
 class Shell:
     def __init__(self, session: Session, input=None, output: Output | None = None,
-                 history: History | None = None):
+                 history: History | None = None, recorder=None):
         self.session = session
+        self.recorder = recorder  # musical_cli.record.Recorder: the player's record, or None
         if not session.interactive:
             # A session handed to the shell is played interactively (advice, automatic turn-up).
             session.interactive = True
@@ -85,6 +86,8 @@ class Shell:
         self.output = self.prompt.output
         session.progress = self.progress
         self._last_progress = 0.0
+        if recorder is not None:
+            recorder.attach(session, lambda text: self.print(line(text, "bad")))
 
     def toolbar(self) -> FormattedText:
         s = self.session
@@ -110,8 +113,18 @@ class Shell:
             self._last_progress = 0.0
 
     def run(self) -> int:
+        try:
+            return self._run()
+        finally:
+            if self.recorder is not None:
+                self.recorder.close()
+
+    def _run(self) -> int:
         s = self.session
         self.print(line(f"{s.game.title}, deal {s.deal}. Type 'help' for the commands, 'quit' to leave.", "dim"))
+        if self.recorder is not None:
+            for text, style in self.recorder.opening_lines():
+                self.print(line(text, style))
         self.print(s.layout())
         while True:
             try:
