@@ -135,6 +135,11 @@ class Recorder:
             return
         if event == "start":
             self._finish()
+            try:
+                self.store.checkpoint()  # between games, where its fsync is not felt
+            except StoreError as e:
+                self._fail(e)
+                return
             self._begin()
             if self._played():  # a loaded game is in hand at once
                 self.sync()

@@ -30,6 +30,7 @@ from pathlib import Path
 
 FILE_NAME = "musical.sqlite3"
 BUSY_TIMEOUT = 2.0  # seconds a writer waits for another; writes hold the lock for about a millisecond
+AUTOCHECKPOINT_PAGES = 20000  # about 80 MB of WAL: never reached by the Recorder's checkpoints
 RESULTS = ("in play", "won", "lost", "abandoned")
 FINISHED = ("won", "lost", "abandoned")
 VERDICTS = ("won", "lost")  # the solver's verdict on the deal from its start: can be won, cannot
@@ -217,6 +218,10 @@ class Store:
                 if mode.lower() != "wal":
                     raise StoreError("unavailable", f"the record {path} cannot use WAL mode ({mode})")
                 conn.execute("PRAGMA synchronous = NORMAL")
+                # A checkpoint (copying the WAL into the file, with an fsync) takes some 20 ms:
+                # the Recorder runs one between games instead of inside a move every 500 or so
+                # (bench/record.py); this is only the safety net for a very long game.
+                conn.execute(f"PRAGMA wal_autocheckpoint = {AUTOCHECKPOINT_PAGES}")
                 if version < SCHEMA_VERSION:
                     store.migrate()
             # A damaged file may still open; reading the schema finds most damage at once.
@@ -239,6 +244,13 @@ class Store:
                     self.conn.execute(statement)
                 self.conn.execute(f"PRAGMA user_version = {target}")
             self.version = max(version, SCHEMA_VERSION)
+
+    def checkpoint(self) -> None:
+        """Copy the WAL into the file, as far as readers allow (never waits for them)."""
+        try:
+            self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        except sqlite3.Error as e:
+            raise _error(e, self.path) from None
 
     def close(self) -> None:
         try:
