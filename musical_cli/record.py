@@ -63,13 +63,13 @@ def open_store(path: Path | None = None) -> tuple[Store | None, str | None]:
         if e.kind == "corrupt":
             try:
                 aside = set_aside(e.path or _path(path))
-                return None, f"{e}: it is kept as {aside}; this game goes on unrecorded"
+                return None, f"{e}: it is kept as {aside}; play goes on unrecorded"
             except OSError as why:
                 return None, f"{e}, and it cannot be renamed aside ({why.strerror or why}); " \
-                             "this game goes on unrecorded"
-        return None, f"{e}; this game goes on unrecorded"
+                             "play goes on unrecorded"
+        return None, f"{e}; play goes on unrecorded"
     except (OSError, RuntimeError) as e:  # no HOME to find the data directory in, and the like
-        return None, f"cannot open the record: {e}; this game goes on unrecorded"
+        return None, f"cannot open the record: {e}; play goes on unrecorded"
 
 
 def _path(path: Path | None) -> Path:
@@ -135,11 +135,11 @@ class Recorder:
             return
         if event == "start":
             self._finish()
-            try:
-                self.store.checkpoint()  # between games, where its fsync is not felt
-            except StoreError as e:
-                self._fail(e)
-                return
+            if self.store is not None:
+                try:
+                    self.store.checkpoint()  # between games, where its fsync is not felt
+                except StoreError as e:
+                    self._fail(e)
             self._begin()
             if self._played():  # a loaded game is in hand at once
                 self.sync()
@@ -203,9 +203,9 @@ class Recorder:
         if self.store is None or self.session is None:
             return
         s = self.session
-        line = self.line()
         if self.game_id is None and not self._played():
             return
+        line = self.line()
         now = time.monotonic()
         seconds, self.clock = min(now - self.clock, IDLE_CAP), now
         result = RESULT_OF[s.outcome()]
@@ -326,8 +326,7 @@ class Recorder:
             except StoreError:
                 pass
             raise CommandError(f"game @{row.id} cannot be resumed: {e}") from None
-        self._finish()
-        self._binding = (row, line)
+        self._binding = (row, line)  # the start event ends the game in hand, then takes this one
         self.session.start(game, deal, rules, tuple(moves), steps=steps, undone=undone)
         return f"resumed game @{row.id}: deal {row.deal}, {plural(len(moves), 'move')}, " \
                f"started {when(row.started)}"

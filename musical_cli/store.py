@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import sqlite3
 import time
 from collections.abc import Iterable, Sequence
@@ -106,9 +105,15 @@ def _error(e: sqlite3.Error, path: Path) -> StoreError:
     return StoreError("unavailable", f"the record {path} cannot be used: {e}", path)
 
 
+def _host() -> str:
+    import socket  # here: only a shell that writes needs it, and it costs start-up time
+
+    return socket.gethostname()
+
+
 def me() -> str:
     """Who holds a game: this host and process."""
-    return f"{socket.gethostname()}:{os.getpid()}"
+    return f"{_host()}:{os.getpid()}"
 
 
 def held_elsewhere(owner: str | None) -> bool:
@@ -117,7 +122,7 @@ def held_elsewhere(owner: str | None) -> bool:
     if not owner or owner == me():
         return False
     host, _, pid = owner.rpartition(":")
-    if host != socket.gethostname() or not pid.isdigit():
+    if host != _host() or not pid.isdigit():
         return False
     try:
         os.kill(int(pid), 0)

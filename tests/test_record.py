@@ -178,13 +178,13 @@ def test_a_game_held_by_a_running_shell_is_not_offered(data):
     p("d")
     q = Played(deal=5)
     other = Store.open(data)
-    other.conn.execute("UPDATE games SET owner = ? WHERE id = 1", (f"{store_module.socket.gethostname()}:1",))
+    other.conn.execute("UPDATE games SET owner = ? WHERE id = 1", (f"{store_module._host()}:1",))
     assert q.recorder.opening_lines() == []  # pid 1 is alive: held
     with pytest.raises(CommandError, match="another musical shell"):
         q("resume @1")
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
                           text=True).stdout.strip()
-    other.conn.execute("UPDATE games SET owner = ? WHERE id = 1", (f"{store_module.socket.gethostname()}:{dead}",))
+    other.conn.execute("UPDATE games SET owner = ? WHERE id = 1", (f"{store_module._host()}:{dead}",))
     (offer,) = q.recorder.opening_lines()  # a killed shell's game is free
     assert offer[0].startswith("an unfinished game of deal 4 from ") and "type 'resume' to go on" in offer[0]
 
@@ -365,6 +365,18 @@ def test_a_lock_held_too_long_costs_one_line(data, monkeypatch):
     assert len(p.warnings) == 1 and "locked" in p.warnings[0] and "unrecorded" in p.warnings[0]
     assert len(p.session.moves) == 3
     assert reopen(data).moves(1) == ["d"]
+
+
+def test_a_failure_as_a_game_ends_costs_one_line_too(data, monkeypatch):
+    p = Played()
+    p("d")
+    p.recorder.store.conn.execute("PRAGMA busy_timeout = 50")
+    other = sqlite3.connect(data, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    p("new 5; d; d")  # ending game 1 finds the file locked
+    other.execute("ROLLBACK")
+    assert len(p.warnings) == 1 and "locked" in p.warnings[0]
+    assert p.session.deal == DealNumber(5) and len(p.session.moves) == 2
 
 
 def test_a_data_directory_that_cannot_be_made(tmp_path, monkeypatch):
