@@ -565,11 +565,18 @@ def _rules(session: Session, args: list[str]) -> Reply:
 # The record (issue 13): the shell's recorder does the work; see musical_cli/record.py.
 @command("resume", "resume [@ID]", "go on with the unfinished game of the record (or game ID)",
          details="Resumes the game played last that is still in play and that no other running shell "
-                 "holds, with its undo and redo history. The shell offers it at start.")
+                 "holds, with its undo and redo history. The shell offers it at start.",
+         arguments=lambda session: _resumable(session))
 def _resume(session: Session, args: list[str]) -> Reply:
     from .record import resume_command
 
     return resume_command(session, args)
+
+
+def _resumable(session: Session) -> list[str]:
+    from .record import resumable
+
+    return resumable(session)
 
 
 @command("history", "history [N]", "the last N games of the record (10 by default), newest first")

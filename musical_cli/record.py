@@ -498,6 +498,17 @@ def _recorder(session: Any) -> Recorder:
     return recorder
 
 
+def resumable(session: Any) -> list[str]:
+    """What 'resume' completes to: the games that could be resumed, as @ID."""
+    recorder = session.recorder
+    if recorder is None or recorder.store is None:
+        return []
+    try:
+        return [f"@{g.id}" for g in recorder.store.unfinished(exclude=recorder.game_id)]
+    except StoreError:
+        return []  # completion says nothing; the command itself will say what is wrong
+
+
 def resume_command(session: Any, args: list[str]):
     from .commands import CommandError, Reply
 

@@ -684,3 +684,22 @@ def test_an_illegal_move_is_still_refused_with_a_recorder(data):
     with pytest.raises(IllegalMove):
         p("w f2")
     assert p.recorder.game_id is None
+
+
+def test_resume_completes_the_games_that_can_be_resumed(data):
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    from musical_cli.shell import ShellCompleter
+
+    for deal in (4, 5):
+        p = Played(deal=deal)
+        p("d")
+        p.close()
+    q = Played(deal=6)
+    q("d")
+    completer = ShellCompleter(q.session)
+    words = [c.text for c in completer.get_completions(Document("resume "), CompleteEvent(completion_requested=True))]
+    assert words == ["@2", "@1"]  # played last first; not the game in hand
+    words = [c.text for c in completer.get_completions(Document("resume @1"), CompleteEvent(completion_requested=True))]
+    assert words == ["@1"]
