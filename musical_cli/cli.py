@@ -224,18 +224,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     deal = args.seed or random_deal_number()
     # Standard input decides, as the batch contract says: a pipe or a file is batch mode.
     interactive = sys.stdin.isatty()
-    from .record import recording_refused
-
     if args.resume:
-        if not interactive:
-            raise UsageError("--resume is for the interactive shell; batch mode keeps no record "
-                             "('musical replay @ID' shows a recorded game)")
-        if args.seed is not None or given_rules or args.game is not None:
-            raise UsageError("--resume goes on with a recorded game, with its own deal and rules: "
-                             "give no --seed, --game or rule option with it")
-        if args.no_record or recording_refused():
-            raise UsageError(f"--resume goes on with a recorded game; {recording_refused(args.no_record)} "
-                             "keeps no record")
+        _check_resume(args, given_rules, interactive)
     session = Session(game, deal, rules, ascii=_ascii(args, sys.stdout), interactive=interactive)
     if interactive:
         from .record import Recorder
@@ -271,6 +261,20 @@ def cmd_play(args: argparse.Namespace) -> int:
         return run_batch(lines, session, sys.stdout, sys.stderr, given)
     except UsageConflict as e:
         raise UsageError(str(e)) from None
+
+
+def _check_resume(args: argparse.Namespace, given_rules: dict[str, str], interactive: bool) -> None:
+    from .record import recording_refused
+
+    if not interactive:
+        raise UsageError("--resume is for the interactive shell; batch mode keeps no record "
+                         "('musical replay @ID' shows a recorded game)")
+    if args.seed is not None or given_rules or args.game is not None:
+        raise UsageError("--resume goes on with a recorded game, with its own deal and rules: "
+                         "give no --seed, --game or rule option with it")
+    refused = recording_refused(args.no_record)
+    if refused:
+        raise UsageError(f"--resume goes on with a recorded game; {refused} keeps no record")
 
 
 def cmd_deal(args: argparse.Namespace) -> int:

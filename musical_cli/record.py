@@ -291,7 +291,9 @@ class Recorder:
         row = self.unfinished()
         if row is None:
             return []
-        what = "" if row.game == "musical" else f"{row.game} "
+        from .games import DEFAULT_GAME
+
+        what = "" if row.game == DEFAULT_GAME.name else f"{row.game} "
         return [f"an unfinished game of {what}deal {row.deal} from {when(row.last_played)} "
                 f"({plural(row.moves, 'move')}): type 'resume' to go on"]
 

@@ -23,12 +23,12 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from musical_cli import store as store_module
-from musical_cli.calculation import CALCULATION
 from musical_cli.cli import main
 from musical_cli.commands import CommandError, Session, execute
 from musical_cli.deals import DealNumber
 from musical_cli.game import IllegalMove, Outcome
-from musical_cli.musical import MUSICAL, MusicalRules
+from musical_cli.games.calculation.rules import CALCULATION
+from musical_cli.games.musical.rules import MUSICAL, MusicalRules
 from musical_cli.record import Recorder, rebuild
 from musical_cli.render import plain
 from musical_cli.shell import Shell
@@ -703,3 +703,18 @@ def test_resume_completes_the_games_that_can_be_resumed(data):
     assert words == ["@2", "@1"]  # played last first; not the game in hand
     words = [c.text for c in completer.get_completions(Document("resume @1"), CompleteEvent(completion_requested=True))]
     assert words == ["@1"]
+
+
+@pytest.mark.parametrize(("argv", "why"), [
+    (["--resume", "--seed", "3"], "give no --seed, --game or rule option"),
+    (["--resume", "--redeals", "1"], "give no --seed, --game or rule option"),
+    (["--resume", "--no-record"], "--no-record keeps no record"),
+])
+def test_resume_on_the_command_line_is_alone(capsys, data, monkeypatch, argv, why):
+    class Terminal:
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr(sys, "stdin", Terminal())  # refused before any shell starts
+    status, _, err = _cli(capsys, *argv)
+    assert status == 2 and why in err

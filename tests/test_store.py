@@ -237,7 +237,7 @@ WRITER = textwrap.dedent("""
     import sys
     from musical_cli.commands import Session, execute
     from musical_cli.deals import DealNumber
-    from musical_cli.musical import MUSICAL
+    from musical_cli.games.musical.rules import MUSICAL
     from musical_cli.record import Recorder
 
     session = Session(MUSICAL, DealNumber(int(sys.argv[1])), None, interactive=True)
