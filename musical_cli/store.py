@@ -106,7 +106,9 @@ def _error(e: sqlite3.Error, path: Path) -> StoreError:
 
 
 def _host() -> str:
-    import socket  # here: only a shell that writes needs it, and it costs start-up time
+    if hasattr(os, "uname"):
+        return os.uname().nodename  # what gethostname says, without importing socket
+    import socket
 
     return socket.gethostname()
 
