@@ -21,9 +21,9 @@ from lines import winning_line
 from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
+from test_cli import cli  # main() in this process: (status, stdout, stderr)
 
 from musical_cli import store as store_module
-from musical_cli.cli import main
 from musical_cli.commands import CommandError, Session, execute
 from musical_cli.deals import DealNumber
 from musical_cli.game import IllegalMove, Outcome
@@ -480,15 +480,6 @@ def test_the_shell_prints_a_warning_once(data, monkeypatch):
 # --- the command line ----------------------------------------------------------------------------
 
 
-def _cli(capsys, *argv: str) -> tuple[int, str, str]:
-    try:
-        status = main(list(argv))
-    except SystemExit as e:
-        status = e.code
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
 @pytest.fixture
 def played(data):
     """A hand-made record: deal 2 won, deal 1 left in play, deal 3 abandoned, a Calculation game."""
@@ -504,16 +495,16 @@ def played(data):
 
 
 def test_musical_history(capsys, played):
-    status, out, err = _cli(capsys, "history")
+    status, out, err = cli(capsys, "history")
     assert status == 0 and err == ""
     lines = out.splitlines()
     assert lines[0].split() == ["id", "date", "game", "deal", "rules", "result", "moves"]
     assert [line.split()[0] for line in lines[1:]] == ["@4", "@3", "@2", "@1"]
     assert lines[1].split()[3:] == ["calculation", "1", "piles", "4,", "bases", "yes", "in", "play", "3"]
     assert lines[4].split()[3:] == ["musical", "2", "redeals", "2", "won", str(len(winning_line(2)))]
-    status, out, _ = _cli(capsys, "history", "--game", "musical", "--limit", "2")
+    status, out, _ = cli(capsys, "history", "--game", "musical", "--limit", "2")
     assert [line.split()[0] for line in out.splitlines()[1:]] == ["@3", "@2", "(1"]
-    status, out, _ = _cli(capsys, "history", "--json")
+    status, out, _ = cli(capsys, "history", "--json")
     games = [json.loads(line) for line in out.splitlines()]
     assert [g["id"] for g in games] == [4, 3, 2, 1]
     assert games[3]["result"] == "won" and games[3]["deal"] == 2 and games[3]["rules"] == {"redeals": "2"}
@@ -523,13 +514,13 @@ def test_musical_history(capsys, played):
 
 
 def test_musical_history_stats(capsys, played):
-    status, out, _ = _cli(capsys, "history", "--stats")
+    status, out, _ = cli(capsys, "history", "--stats")
     assert status == 0
     lines = out.splitlines()
     assert lines[0].split()[:6] == ["game", "rules", "played", "won", "win", "%"]
     musical = next(line for line in lines if line.startswith("musical"))
     assert musical.split()[3:9] == ["2", "1", "50.0", "0", "1", str(len(winning_line(2)))]
-    status, out, _ = _cli(capsys, "history", "--stats", "--json")
+    status, out, _ = cli(capsys, "history", "--stats", "--json")
     figures = {f["game"]: f for f in map(json.loads, out.splitlines())}
     assert figures["musical"] == {**figures["musical"], "played": 2, "won": 1, "win_percent": 50.0,
                                   "current_streak": 0, "longest_streak": 1,
@@ -538,38 +529,38 @@ def test_musical_history_stats(capsys, played):
 
 
 def test_musical_history_export(capsys, played, tmp_path):
-    status, out, _ = _cli(capsys, "history", "--export", str(tmp_path / "out"))
+    status, out, _ = cli(capsys, "history", "--export", str(tmp_path / "out"))
     assert status == 0 and out == f"exported 4 games to {tmp_path / 'out'}\n"
     files = sorted(p.name for p in (tmp_path / "out").iterdir())
     assert files == ["calculation-4-deal-1.txt", "musical-1-deal-2.txt", "musical-2-deal-3.txt",
                      "musical-3-deal-1.txt"]
-    status, out, _ = _cli(capsys, "verify", str(tmp_path / "out" / "musical-1-deal-2.txt"))
+    status, out, _ = cli(capsys, "verify", str(tmp_path / "out" / "musical-1-deal-2.txt"))
     assert status == 0 and out == f"won in {len(winning_line(2))} moves\n"
-    status, out, _ = _cli(capsys, "verify", str(tmp_path / "out" / "musical-3-deal-1.txt"))
+    status, out, _ = cli(capsys, "verify", str(tmp_path / "out" / "musical-3-deal-1.txt"))
     assert status == 1
 
 
 def test_reading_commands_take_at_id_and_never_write(capsys, played):
     # (SQLite's readers of a WAL file may leave its empty -wal and -shm companions behind.)
     before = played.read_bytes()
-    status, out, _ = _cli(capsys, "verify", "@1")
+    status, out, _ = cli(capsys, "verify", "@1")
     assert status == 0 and out == f"won in {len(winning_line(2))} moves\n"
-    status, out, _ = _cli(capsys, "replay", "@3")
+    status, out, _ = cli(capsys, "replay", "@3")
     assert status == 1 and "4. w f3" in out
-    status, out, _ = _cli(capsys, "solve", "@3")
+    status, out, _ = cli(capsys, "solve", "@3")
     assert status == 0 and out.startswith("format: musical-transcript 1\n")
-    status, out, _ = _cli(capsys, "verify", "--json", "@4")
+    status, out, _ = cli(capsys, "verify", "--json", "@4")
     assert status == 1 and json.loads(out)["moves"] == 3  # d, w p1, and the d the shell played by itself
-    status, _, err = _cli(capsys, "verify", "@99")
+    status, _, err = cli(capsys, "verify", "@99")
     assert status == 2 and "no game @99" in err
-    status, _, err = _cli(capsys, "replay", "@x")
+    status, _, err = cli(capsys, "replay", "@x")
     assert status == 2 and "names no recorded game" in err
     assert played.read_bytes() == before
     assert not Path(f"{played}-wal").exists() or Path(f"{played}-wal").stat().st_size == 0
 
 
 def test_history_with_no_record_yet(capsys, data):
-    status, out, _ = _cli(capsys, "history")
+    status, out, _ = cli(capsys, "history")
     assert (status, out) == (0, "no game recorded yet\n")
     assert not data.exists()
 
@@ -577,7 +568,7 @@ def test_history_with_no_record_yet(capsys, data):
 def test_history_of_a_damaged_record_says_so_and_leaves_it(capsys, data):
     data.parent.mkdir(parents=True)
     data.write_bytes(b"y" * 5000)
-    status, _, err = _cli(capsys, "history", "--stats")
+    status, _, err = cli(capsys, "history", "--stats")
     assert status == 2 and "damaged" in err and data.read_bytes() == b"y" * 5000
 
 
@@ -593,7 +584,7 @@ def test_batch_mode_and_the_other_subcommands_never_write(tmp_path):
 
 
 def test_resume_on_the_command_line_needs_the_shell(capsys, data):
-    status, _, err = _cli(capsys, "--resume")  # standard input is no terminal under pytest
+    status, _, err = cli(capsys, "--resume")  # standard input is no terminal under pytest
     assert status == 2 and "--resume is for the interactive shell" in err
 
 
@@ -716,5 +707,5 @@ def test_resume_on_the_command_line_is_alone(capsys, data, monkeypatch, argv, wh
             return True
 
     monkeypatch.setattr(sys, "stdin", Terminal())  # refused before any shell starts
-    status, _, err = _cli(capsys, *argv)
+    status, _, err = cli(capsys, *argv)
     assert status == 2 and why in err
