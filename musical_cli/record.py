@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from .deals import DealNumber
-from .game import Outcome
+from .game import IllegalMove, Outcome
 from .render import plural
 from .store import (
     GameRow,
@@ -321,7 +321,7 @@ class Recorder:
             raise CommandError(f"game @{row.id} is being played in another musical shell")
         try:
             line = self.store.line(row.id)
-            game, deal, rules, moves, steps, undone = rebuild(row, line)
+            game, deal, rules, moves, steps, undone = rebuild(row, line, self.session.ascii)
         except (StoreError, ValueError) as e:
             try:
                 self.store.release(row.id)
@@ -334,7 +334,7 @@ class Recorder:
                f"started {when(row.started)}"
 
 
-def rebuild(row: GameRow, line: list[tuple[str, int]]):
+def rebuild(row: GameRow, line: list[tuple[str, int]], ascii: bool = False):
     """A stored game as the Session takes it: (game, deal, rules, moves, steps, undone). The
     moves are replayed by the rules (a ValueError names the bad one); a redo future that no
     longer replays is dropped."""
@@ -347,7 +347,8 @@ def rebuild(row: GameRow, line: list[tuple[str, int]]):
     except TranscriptError as e:
         # The text was made here: its line numbers mean nothing to the player; the move does.
         where = f"move {e.moves + 1}" if e.moves < row.moves and e.line and e.line > 3 + len(row.rules) else "its start"
-        raise ValueError(f"{where}: {e.why}") from None
+        why = e.cause.text(ascii) if isinstance(e.cause, IllegalMove) else e.why
+        raise ValueError(f"{where}: {why}") from None
     record = transcript.record
     game = record.game
     kept = line[:row.moves]

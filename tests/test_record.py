@@ -666,6 +666,9 @@ def test_an_illegal_stored_move_is_refused_on_resume(data):
     q = Played(deal=5)
     with pytest.raises(CommandError, match="cannot be resumed: move 2: w f2: foundation 2 needs a 6"):
         q("resume")
+    q.session.ascii = True
+    with pytest.raises(CommandError, match="the waste shows JD; legal now: d$"):
+        q("resume")
     assert q.session.deal == DealNumber(5)
     assert reopen(data).game(1).owner is None  # let go again
 
