@@ -474,10 +474,10 @@ def cmd_history(args: argparse.Namespace) -> int:
 
     if args.stats and args.export:
         raise UsageError("give --stats or --export, not both")
-    if not default_path().exists():
-        print("no game recorded yet", file=sys.stderr if args.json else sys.stdout)
-        return 0
     try:
+        if not default_path().exists():
+            print("no game recorded yet", file=sys.stderr if args.json else sys.stdout)
+            return 0
         # Opened for writing only to bring an old file's schema up to date; no game is written.
         store = Store.open(create=False)
     except StoreError as e:

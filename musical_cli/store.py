@@ -88,7 +88,10 @@ class StoreError(Exception):
 def default_path() -> Path:
     from .files import data_dir
 
-    return data_dir() / FILE_NAME
+    try:
+        return data_dir() / FILE_NAME
+    except (RuntimeError, KeyError) as e:  # Path.home() with no HOME and no passwd entry
+        raise StoreError("unavailable", f"no data directory for the record ({e}); set XDG_DATA_HOME") from None
 
 
 def _is_corrupt(e: sqlite3.Error) -> bool:

@@ -430,14 +430,17 @@ def test_a_read_only_data_directory(data, existing):
         directory.chmod(0o755)
 
 
-def test_no_home_at_all(monkeypatch):
+def test_no_home_at_all(monkeypatch, capsys):
     monkeypatch.delenv("XDG_DATA_HOME", raising=False)
     monkeypatch.delenv("HOME", raising=False)
     monkeypatch.setattr(Path, "home", classmethod(lambda cls: (_ for _ in ()).throw(RuntimeError("no home"))))
     p = Played()
     (warning,) = p.recorder.opening_lines()
-    assert "no home" in warning[0] and "unrecorded" in warning[0]
+    assert "no home" in warning[0] and "set XDG_DATA_HOME" in warning[0] and "unrecorded" in warning[0]
     p("d")
+    for argv in (["history"], ["verify", "@1"]):
+        status, out, err = cli(capsys, *argv)
+        assert status == 2 and out == "" and "set XDG_DATA_HOME" in err and len(err.splitlines()) == 1
 
 
 # --- the shell -----------------------------------------------------------------------------------
