@@ -58,7 +58,11 @@ class Played:
         return plain(execute(self.session, line).out)
 
     def row(self):
-        return Store.open(self.recorder.store.path if self.recorder.store else None).game(self.recorder.game_id)
+        store = reopen(self.recorder.store.path if self.recorder.store else None)
+        try:
+            return store.game(self.recorder.game_id)
+        finally:
+            store.close()
 
     def close(self) -> None:
         self.recorder.close()
