@@ -51,7 +51,8 @@ def median_ms(fn, runs: int) -> float:
 def main() -> None:
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 10
     with tempfile.TemporaryDirectory() as state:
-        env = {**os.environ, "TERM": "xterm", "XDG_STATE_HOME": state}
+        # the record goes there too: a benchmark must not write to the player's own
+        env = {**os.environ, "TERM": "xterm", "XDG_STATE_HOME": state, "XDG_DATA_HOME": state}
         env.pop("NO_COLOR", None)
         shell = median_ms(lambda: shell_to_prompt(env), runs)
     toolkit = median_ms(lambda: command("-c", "import prompt_toolkit.shortcuts"), runs)

@@ -35,7 +35,7 @@ EXIT_UNKNOWN = 4
 EXIT_SOFTWARE = 70
 EXIT_INTERRUPTED = 130
 
-SUBCOMMANDS = ("deal", "verify", "replay", "solve", "stats")
+SUBCOMMANDS = ("deal", "verify", "replay", "solve", "stats", "history")
 
 
 class UsageError(Exception):
@@ -91,6 +91,12 @@ def _dest(flag: str) -> str:
     return "rule_" + flag.lstrip("-").replace("-", "_")
 
 
+def _limit(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 1 up")
+    return int(text)
+
+
 def _add_rules(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", type=_game_name, default=None, metavar="GAME",
                    help=f"the game: {', '.join(GAMES)} (default {DEFAULT_GAME.name})")
@@ -114,15 +120,19 @@ def _given_flags(args: argparse.Namespace) -> dict[str, str]:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="musical",
-        usage="musical [options]\n       musical {deal,verify,replay,solve,stats} ...",
+        usage="musical [options]\n       musical {deal,verify,replay,solve,stats,history} ...",
         description="Musical (Betsy Ross) patience: play at a prompt, or feed commands on standard "
                     "input (batch mode). See musical(1).",
-        epilog="Subcommands: deal, verify, replay, solve, stats ('musical SUBCOMMAND --help').",
+        epilog="Subcommands: deal, verify, replay, solve, stats, history ('musical SUBCOMMAND --help').",
     )
     parser.add_argument("--version", action="version", version=f"musical {__version__}")
     parser.add_argument("--seed", metavar="N", type=_deal_number,
                         help="play deal N (1 up to 10^20, or msN); default: a random deal, shown at once")
     parser.add_argument("--ascii", action="store_true", help="letters (AC, TD) instead of suit symbols")
+    parser.add_argument("--resume", action="store_true",
+                        help="go on with the unfinished game of the record, where it was left")
+    parser.add_argument("--no-record", action="store_true",
+                        help="keep no record of this shell's games (also MUSICAL_NO_RECORD=1)")
     _add_rules(parser)
     sub = parser.add_subparsers(dest="command", metavar="SUBCOMMAND", prog="musical")
 
@@ -133,12 +143,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rules(p)
 
     p = sub.add_parser("verify", help="check a transcript: legal? won?")
-    p.add_argument("file", metavar="FILE", help="a transcript, or - for standard input")
+    p.add_argument("file", metavar="FILE", help="a transcript, - for standard input, or @ID for a recorded game")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
 
     p = sub.add_parser("replay", help="show a transcript's game move by move")
-    p.add_argument("file", metavar="FILE", help="a transcript, or - for standard input")
+    p.add_argument("file", metavar="FILE", help="a transcript, - for standard input, or @ID for a recorded game")
     p.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
 
     p = sub.add_parser("solve", help="decide whether a deal (or a transcript's end) can be won")
@@ -160,6 +170,15 @@ def build_parser() -> argparse.ArgumentParser:
                         "only what a player sees (for games whose stock stays hidden)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     _add_rules(p)
+
+    p = sub.add_parser("history", help="the games of the record, and the player's figures")
+    p.add_argument("--game", type=_game_name, default=None, metavar="GAME", help="only this game")
+    p.add_argument("--limit", metavar="N", type=_limit, default=None,
+                   help=f"the N newest games (default: {HISTORY_DEFAULT} listed, all exported)")
+    p.add_argument("--stats", action="store_true",
+                   help="per game and rule set: played, won, win %%, streaks, fewest moves, time played")
+    p.add_argument("--export", metavar="DIR", help="write one transcript a game into DIR")
+    p.add_argument("--json", action="store_true", help="one JSON object a line")
     return parser
 
 
@@ -235,11 +254,23 @@ def cmd_play(args: argparse.Namespace) -> int:
     # a prompt nobody types at. Either end redirected is batch mode (which reads the terminal
     # until Ctrl-D when only standard output is redirected).
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    if args.resume:
+        _check_resume(args, given_rules, interactive)
     session = Session(game, deal, rules, ascii=_ascii(args, sys.stdout), interactive=interactive)
     if interactive:
+        from .record import Recorder
         from .shell import Shell
 
-        return Shell(session, plain=dumb_terminal()).run()
+        # Only the shell records; it offers the game left unfinished unless a deal was asked for.
+        recorder = Recorder.open(no_record=args.no_record, offer=args.seed is None and not args.resume)
+        shell = Shell(session, plain=dumb_terminal(), recorder=recorder)
+        if args.resume:
+            problem = recorder.resume_at_start()
+            if problem is not None:
+                recorder.close()
+                print(f"musical: {problem}", file=sys.stderr)
+                return EXIT_USAGE
+        return shell.run()
     from .batch import Given, UsageConflict, read_lines, run_batch
 
     given = Given(args.game, args.seed.text if args.seed else None, given_rules)
@@ -250,6 +281,20 @@ def cmd_play(args: argparse.Namespace) -> int:
                          announce=args.seed is None)
     except UsageConflict as e:
         raise UsageError(str(e)) from None
+
+
+def _check_resume(args: argparse.Namespace, given_rules: dict[str, str], interactive: bool) -> None:
+    from .record import recording_refused
+
+    if not interactive:
+        raise UsageError("--resume is for the interactive shell; batch mode keeps no record "
+                         "('musical replay @ID' shows a recorded game)")
+    if args.seed is not None or given_rules or args.game is not None:
+        raise UsageError("--resume goes on with a recorded game, with its own deal and rules: "
+                         "give no --seed, --game or rule option with it")
+    refused = recording_refused(args.no_record)
+    if refused:
+        raise UsageError(f"--resume goes on with a recorded game; {refused} keeps no record")
 
 
 def cmd_deal(args: argparse.Namespace) -> int:
@@ -268,10 +313,23 @@ def cmd_deal(args: argparse.Namespace) -> int:
 
 
 def _read_transcript(path: str):
-    """(transcript or TranscriptError); an unreadable file is a UsageError (exit 2)."""
+    """(transcript or TranscriptError); an unreadable file is a UsageError (exit 2). ``@ID`` is
+    game ID of the player's record, read without writing to it."""
     from .files import read_limited
-    from .transcript import MAX_BYTES, TranscriptError, read_bytes
+    from .transcript import MAX_BYTES, TranscriptError, read_bytes, read_transcript
 
+    if path.startswith("@"):
+        from .record import recorded_text
+        from .store import StoreError
+
+        try:
+            text = recorded_text(path)
+        except (StoreError, ValueError) as e:
+            raise FileError(str(e)) from None
+        try:
+            return read_transcript(text)
+        except TranscriptError as e:
+            return e
     try:
         data = read_limited(path, MAX_BYTES)
     except OSError as e:
@@ -425,11 +483,63 @@ def cmd_stats(args: argparse.Namespace) -> int:
     return EXIT_INTERRUPTED if report.interrupted else 0
 
 
+HISTORY_DEFAULT = 20  # games listed by 'musical history' without --limit
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .record import export, figures_json, figures_table, history_json, history_table
+    from .store import Store, StoreError, default_path
+
+    if args.stats and args.export:
+        raise UsageError("give --stats or --export, not both")
+    try:
+        if not default_path().exists():
+            print("no game recorded yet", file=sys.stderr if args.json else sys.stdout)
+            return 0
+        # Opened for writing only to bring an old file's schema up to date; no game is written.
+        store = Store.open(create=False)
+    except StoreError as e:
+        raise FileError(str(e)) from None
+    try:
+        limit = args.limit
+        if not args.stats and not args.export and limit is None:
+            limit = HISTORY_DEFAULT
+        rows = store.games(game=args.game, limit=None if args.stats else limit)
+        total = store.count() if args.game is None else len(store.games(game=args.game))
+        if args.export:
+            try:
+                paths = export(rows, store, Path(args.export).expanduser())
+            except OSError as e:
+                raise FileError(f"cannot export to {args.export}: {e.strerror or e}") from None
+            print(f"exported {plural(len(paths), 'game')} to {args.export}")
+            return 0
+    except StoreError as e:
+        raise FileError(str(e)) from None
+    finally:
+        store.close()
+    if not rows:
+        print("no game recorded yet" if args.game is None else f"no {args.game} game recorded yet",
+              file=sys.stderr if args.json else sys.stdout)
+        return 0
+    if args.stats:
+        lines = figures_json(rows) if args.json else figures_table(rows)
+    else:
+        lines = history_json(rows) if args.json else history_table(rows)
+    for text in lines:
+        print(text)
+    if not args.json and not args.stats and total > len(rows):
+        print(f"({total - len(rows)} older: --limit {total} lists them all)")
+    return 0
+
+
 def options_text(game: Game, rules: Any) -> str:
     return ", ".join(f"{k} {v}" for k, v in game.rules_options(rules).items())
 
 
-COMMANDS = {"deal": cmd_deal, "verify": cmd_verify, "replay": cmd_replay, "solve": cmd_solve, "stats": cmd_stats}
+COMMANDS = {"deal": cmd_deal, "verify": cmd_verify, "replay": cmd_replay, "solve": cmd_solve, "stats": cmd_stats,
+            "history": cmd_history}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -65,23 +65,34 @@ class Session:
         self.interactive = interactive
         self.progress: Callable[[int, float], None] | None = None  # set by the shell
         self.width = 80  # columns to wrap long lines of moves at; the shell sets its terminal's
+        # Told of every change ("start", "move", "undo", "redo", "hint"): the shell's recorder.
+        self.listener: Callable[[str], None] | None = None
+        self.recorder: Any = None  # the shell's Recorder (musical_cli.record), for its commands
         self.start(game, deal, game.default_rules() if rules is None else rules)
 
-    def start(self, game: Game, deal: DealNumber, rules: Any, moves: tuple[Move, ...] = ()) -> None:
-        """Begin ``deal`` (replaying ``moves``); on an illegal move nothing changes."""
+    def start(self, game: Game, deal: DealNumber, rules: Any, moves: tuple[Move, ...] = (),
+              steps: list[int] | None = None, undone: list[tuple[Move, ...]] | None = None) -> None:
+        """Begin ``deal`` (replaying ``moves``); on an illegal move nothing changes. ``steps`` and
+        ``undone`` restore a game's undo and redo history (a resumed game); by default each move
+        is one step and there is nothing to redo."""
         states = [game.opening(deal, rules)]
         for move in moves:
             states.append(game.apply(states[-1], move))
         self.game, self.deal, self.rules = game, deal, rules
         self.states = states
         self.moves: list[Move] = list(moves)
-        self.steps: list[int] = [1] * len(moves)
-        self.undone: list[tuple[Move, ...]] = []
+        self.steps: list[int] = [1] * len(moves) if steps is None else list(steps)
+        self.undone: list[tuple[Move, ...]] = [] if undone is None else list(undone)
         # The solver's decided verdicts (won or lost) in this game: a verdict never changes, and
         # each hint probes the same earlier positions again (the start first).
         self.solved: dict[Any, Any] = {}
         if not moves:
             self._turn_up()
+        self.notify("start")
+
+    def notify(self, event: str) -> None:
+        if self.listener is not None:
+            self.listener(event)
 
     @property
     def state(self) -> Any:
@@ -118,6 +129,7 @@ class Session:
             self.undone.pop()
         else:
             self.undone.clear()
+        self.notify("move")
         return move
 
     def undo(self, n: int = 1) -> int:
@@ -129,6 +141,8 @@ class Session:
             del self.moves[-count:]
             del self.states[-count:]
             taken += count
+        if taken:
+            self.notify("undo")
         return taken
 
     def steps_back(self, moves: int) -> int:
@@ -149,6 +163,8 @@ class Session:
                 self._apply(move)
             self.steps.append(len(step))
             done += 1
+        if done:
+            self.notify("redo")
         return done
 
     def layout(self) -> Fragments:
@@ -338,6 +354,7 @@ def _solve(session: Session, state: Any, budget: float):
     solution = solve(session.game, state, budget=budget, progress=session.progress)
     if solution.result != "unknown":
         session.solved[state] = solution
+        session.notify("solved")
     return solution
 
 
@@ -349,6 +366,7 @@ def _solve(session: Session, state: Any, budget: float):
 def _hint(session: Session, args: list[str]) -> Reply:
     _no_args(args, "hint")
     _need_player(session)
+    session.notify("hint")
     if session.outcome() is Outcome.WON:
         return Reply().say("the game is won; nothing to hint")
     if session.game.hint_is_blind:
@@ -568,10 +586,16 @@ def _save(session: Session, args: list[str]) -> Reply:
     return Reply().say(f"saved {plural(len(session.moves), 'move')} to {path}")
 
 
-@command("load", "load FILE", "replace this game with the one in a transcript", arguments="path")
+@command("load", "load FILE|@ID", "replace this game with the one in a transcript",
+         details="'load @ID' loads game ID of the record ('history' lists them) as a new game.",
+         arguments="path")
 def _load(session: Session, args: list[str]) -> Reply:
     if len(args) != 1:
-        raise CommandError("usage: load FILE")
+        raise CommandError("usage: load FILE|@ID")
+    if args[0].startswith("@"):
+        from .record import load_recorded
+
+        return load_recorded(session, args[0])
     try:
         path = files.expand_user(args[0])
     except OSError as e:
@@ -601,6 +625,37 @@ def _rules(session: Session, args: list[str]) -> Reply:
             reply.say("")
         reply.say(textwrap.fill(" ".join(paragraph.split()), width, break_on_hyphens=False, break_long_words=False))
     return reply
+
+
+# The record (issue 13): the shell's recorder does the work; see musical_cli/record.py.
+@command("resume", "resume [@ID]", "go on with the unfinished game of the record (or game ID)",
+         details="Resumes the game played last that is still in play and that no other running shell "
+                 "holds, with its undo and redo history. The shell offers it at start.",
+         arguments=lambda session: _resumable(session))
+def _resume(session: Session, args: list[str]) -> Reply:
+    from .record import resume_command
+
+    return resume_command(session, args)
+
+
+def _resumable(session: Session) -> list[str]:
+    from .record import resumable
+
+    return resumable(session)
+
+
+@command("history", "history [N]", "the last N games of the record (10 by default), newest first")
+def _history(session: Session, args: list[str]) -> Reply:
+    from .record import history_command
+
+    return history_command(session, args)
+
+
+@command("record", "record", "this game's figures in the record: moves, undos, hints, time")
+def _record(session: Session, args: list[str]) -> Reply:
+    from .record import record_command
+
+    return record_command(session, args)
 
 
 @command("help", "help [COMMAND]", "list the commands, or explain one", aliases=("?",),

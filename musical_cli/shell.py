@@ -97,8 +97,9 @@ def _history() -> tuple[History, str | None]:
 
 class Shell:
     def __init__(self, session: Session, input=None, output: Output | None = None,
-                 history: History | None = None, plain: bool = False):
+                 history: History | None = None, plain: bool = False, recorder=None):
         self.session = session
+        self.recorder = recorder  # musical_cli.record.Recorder: the player's record, or None
         if not session.interactive:
             # A session handed to the shell is played interactively (advice, automatic turn-up).
             session.interactive = True
@@ -130,6 +131,8 @@ class Shell:
             self.output = self.prompt.output
         session.progress = None if plain else self.progress
         self._last_progress = 0.0
+        if recorder is not None:
+            recorder.attach(session, lambda text: self.print(line(text, "bad")))
 
     def toolbar(self) -> FormattedText:
         s = self.session
@@ -216,10 +219,20 @@ class Shell:
             self._last_progress = 0.0
 
     def run(self) -> int:
+        try:
+            return self._run()
+        finally:
+            if self.recorder is not None:
+                self.recorder.close()
+
+    def _run(self) -> int:
         s = self.session
         if self.warning:
             self.print(line(self.warning, "bad"))
         self.print(line(f"{s.game.title}, deal {s.deal}. Type 'help' for the commands, 'quit' to leave.", "dim"))
+        if self.recorder is not None:
+            for text, style in self.recorder.opening_lines():
+                self.print(line(text, style))
         self.print(s.layout())
         while True:
             try:

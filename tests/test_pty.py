@@ -272,3 +272,111 @@ def test_a_history_that_cannot_be_used_is_one_line_of_warning(spawn, env, tmp_pa
     raw = term.log.getvalue()
     assert "Traceback" not in raw and "Unhandled exception" not in raw
     assert raw.count("The history is kept for this session only") == 1
+
+
+# --- the player's record (issue 13) ------------------------------------------------------------
+
+
+def _toolbar(term: Terminal) -> str:
+    """The last toolbar drawn: deal, pass, moves, cards to build."""
+    found = re.findall(r"deal \d+ · pass \d of \d · \d+ moves? · \d+ to build", term.log.getvalue())
+    return found[-1]
+
+
+def _legal(term: Terminal) -> str:
+    term.sendline("moves")
+    term.expect(r"legal: [^\r\n]*", exact=False)
+    return term.child.after
+
+
+def test_a_killed_shell_is_resumed_with_its_position_and_undo_history(spawn, tmp_path):
+    import signal
+
+    term = spawn("--seed", "1")
+    term.expect(PROMPT)
+    term.sendline("d;d;d;w f3;d;d")
+    term.expect("· 6 moves ·")
+    term.sendline("undo")
+    term.expect("undid 1 move")
+    before_legal = _legal(term)
+    before = _toolbar(term)
+    assert "5 moves" in before
+    term.child.kill(signal.SIGKILL)  # no chance to write anything more
+    term.child.expect(pexpect.EOF)  # not reaped: a zombie, which holds no game
+
+    term = spawn()
+    opening = term.expect("type 'resume' to go on")
+    assert "an unfinished game of deal 1 from " in opening and "(5 moves)" in opening
+    term.sendline("resume")
+    shown = term.expect("· 5 moves ·")
+    assert "resumed game @1: deal 1, 5 moves" in shown
+    term.expect(r"waste\s+(\x1b\[[0-9;]*m)*J♣", exact=False)  # J♦ 2♦ 9♥ (to f3) J♣ (5♦ undone)
+    assert _legal(term) == before_legal
+    assert _toolbar(term) == before
+    term.sendline("redo")  # the move undone before the kill
+    term.expect("redid 1 move")
+    term.expect("· 6 moves ·")
+    term.sendline("undo 6")
+    term.expect("undid 6 moves")
+    term.expect("· 0 moves ·")
+    term.sendline("quit")
+    assert term.finish() == 0
+
+
+def test_musical_resume_on_the_command_line(spawn):
+    term = spawn("--seed", "7")
+    term.expect(PROMPT)
+    term.sendline("d;d")
+    term.expect("· 2 moves ·")
+    term.sendline("quit")
+    assert term.finish() == 0
+    term = spawn("--resume")
+    opening = term.expect(PROMPT)
+    assert "Musical, deal 7." in opening and "resumed game @1: deal 7, 2 moves" in opening
+    term.sendline("quit")
+    assert term.finish() == 0
+
+
+def test_musical_history_while_a_shell_plays(spawn, env):
+    term = spawn("--seed", "3")
+    term.expect(PROMPT)
+    term.sendline("d;d;d")
+    term.expect("· 3 moves ·")
+    cmd = f"{sys.executable} -m musical_cli history"
+    out, status = pexpect.run(cmd, env=env, withexitstatus=True, encoding="utf-8", timeout=TIMEOUT)
+    assert status == 0
+    assert re.search(r"@1 .* musical +3 +redeals 2 +in play +3\b", out), out
+    term.sendline("d")
+    term.expect("· 4 moves ·")
+    out, status = pexpect.run(cmd, env=env, withexitstatus=True, encoding="utf-8", timeout=TIMEOUT)
+    assert status == 0 and re.search(r"in play +4\b", out), out
+    term.sendline("quit")
+    assert term.finish() == 0
+
+
+@pytest.mark.parametrize("how", ["--no-record", "MUSICAL_NO_RECORD"])
+def test_no_record_writes_nothing(spawn, tmp_path, how):
+    term = spawn("--seed", "1", how) if how.startswith("--") else spawn("--seed", "1", MUSICAL_NO_RECORD="1")
+    term.expect(PROMPT)
+    term.sendline("d;d")
+    term.expect("· 2 moves ·")
+    term.sendline("record")
+    term.expect("this game is not recorded")
+    term.sendline("quit")
+    assert term.finish() == 0
+    assert not (tmp_path / "data").exists()
+
+
+def test_a_damaged_record_is_set_aside_and_play_goes_on(spawn, tmp_path):
+    directory = tmp_path / "data" / "musical"
+    directory.mkdir(parents=True)
+    (directory / "musical.sqlite3").write_bytes(b"\x00garbage" * 1000)
+    term = spawn("--seed", "1")
+    opening = term.expect(PROMPT)
+    assert "is damaged" in opening and "it is kept as" in opening
+    term.sendline("d")
+    term.expect("J♦")
+    term.sendline("quit")
+    assert term.finish() == 0
+    (aside,) = [p for p in directory.iterdir() if ".corrupt-" in p.name]
+    assert aside.read_bytes() == b"\x00garbage" * 1000

@@ -1,0 +1,485 @@
+"""The player's record: every game played in the shell, kept in one SQLite file.
+
+The store knows nothing of the games' insides: a game is its name, its rule options (text), its
+deal number (text) and its moves (the transcript's move lines), so that it sits below the rules in
+the layers and a new game needs nothing here. :mod:`musical_cli.record` ties it to a Session.
+
+One file, ``$XDG_DATA_HOME/musical/musical.sqlite3``, in WAL mode (readers never wait for the
+writer, so ``musical history`` works while shells play), with a busy timeout (two shells writing
+take turns) and foreign keys on. The schema is versioned with ``PRAGMA user_version``; each
+migration in :data:`MIGRATIONS` takes the file one version up, in one transaction. A file from a
+newer musical is left untouched. Every write is one short ``BEGIN IMMEDIATE`` transaction; with
+``synchronous=NORMAL`` a committed move survives the process being killed (it is in the WAL file),
+and only a power cut can lose the last few.
+
+Every failure is a :class:`StoreError` with one line of text; ``kind`` tells a damaged file
+(``corrupt``: the caller may set it aside with :func:`set_aside`) and a newer one (``newer``)
+from a file that cannot be used now (``unavailable``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+FILE_NAME = "musical.sqlite3"
+BUSY_TIMEOUT = 2.0  # seconds a writer waits for another; writes hold the lock for about a millisecond
+AUTOCHECKPOINT_PAGES = 20000  # about 80 MB of WAL: never reached by the Recorder's checkpoints
+RESULTS = ("in play", "won", "lost", "abandoned")
+FINISHED = ("won", "lost", "abandoned")
+VERDICTS = ("won", "lost")  # the solver's verdict on the deal from its start: can be won, cannot
+
+# Each entry takes the file from version i to version i + 1. Never edit one that has shipped:
+# add a new one. Version 1 is the first schema.
+MIGRATIONS: tuple[str, ...] = (
+    # 1: one row a game; one row a move (the line, including moves undone that redo may replay)
+    """
+    CREATE TABLE games (
+        id          INTEGER PRIMARY KEY,
+        game        TEXT NOT NULL,
+        rules       TEXT NOT NULL,           -- the rule options, a JSON object of text
+        deal        TEXT NOT NULL,           -- the deal number as text: 1, ms5
+        started     REAL NOT NULL,           -- Unix time
+        last_played REAL NOT NULL,
+        result      TEXT NOT NULL DEFAULT 'in play'
+                    CHECK (result IN ('in play', 'won', 'lost', 'abandoned')),
+        moves       INTEGER NOT NULL DEFAULT 0,  -- moves in the game now (the position)
+        undos       INTEGER NOT NULL DEFAULT 0,
+        hints       INTEGER NOT NULL DEFAULT 0,
+        verdict     TEXT CHECK (verdict IN ('won', 'lost'))
+    );
+    CREATE TABLE moves (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        ply     INTEGER NOT NULL,            -- 0-based; plies >= games.moves are the redo future
+        move    TEXT NOT NULL,               -- a transcript move line: d, w f2, redeal
+        step    INTEGER NOT NULL,            -- moves of one command share a step (one undo)
+        PRIMARY KEY (game_id, ply)
+    ) WITHOUT ROWID;
+    CREATE INDEX games_by_start ON games(started);
+    """,
+    # 2: time played, and which running shell holds a game (so that two shells never resume one)
+    """
+    ALTER TABLE games ADD COLUMN seconds REAL NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN owner TEXT;
+    CREATE INDEX games_by_result ON games(result, last_played);
+    """,
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+# SQLite's primary result codes for a damaged file and for a file that is no database at all.
+_SQLITE_CORRUPT = 11
+_SQLITE_NOTADB = 26
+
+
+class StoreError(Exception):
+    """The record cannot be used: ``kind`` is 'corrupt', 'newer' or 'unavailable'."""
+
+    def __init__(self, kind: str, text: str, path: Path | None = None):
+        self.kind = kind
+        self.path = path
+        super().__init__(text)
+
+
+def default_path() -> Path:
+    from .files import NoHomeError, data_dir
+
+    try:
+        return data_dir() / FILE_NAME
+    except NoHomeError as e:  # no HOME, no XDG_DATA_HOME and no password entry
+        raise StoreError("unavailable", f"no data directory for the record ({e}); set XDG_DATA_HOME") from None
+
+
+def _is_corrupt(e: sqlite3.Error) -> bool:
+    code = getattr(e, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB)
+    # Python 3.10 has no error codes: SQLite reports both as a plain DatabaseError.
+    return type(e) is sqlite3.DatabaseError
+
+
+def _error(e: sqlite3.Error, path: Path) -> StoreError:
+    if _is_corrupt(e):
+        return StoreError("corrupt", f"the record {path} is damaged ({e})", path)
+    return StoreError("unavailable", f"the record {path} cannot be used: {e}", path)
+
+
+def _host() -> str:
+    if hasattr(os, "uname"):
+        return os.uname().nodename  # what gethostname says, without importing socket
+    import socket
+
+    return socket.gethostname()
+
+
+def me() -> str:
+    """Who holds a game: this host and process."""
+    return f"{_host()}:{os.getpid()}"
+
+
+def held_elsewhere(owner: str | None) -> bool:
+    """Whether another running shell on this host holds a game. A shell killed outright leaves
+    its name behind; its process is gone, so the game is free. Another host cannot be asked."""
+    if not owner or owner == me():
+        return False
+    host, _, pid = owner.rpartition(":")
+    if host != _host() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: it exists, under another user
+        return True
+    try:  # a killed shell whose parent has not reaped it yet (Linux) is gone too
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            return f.read().rpartition(")")[2].split()[:1] != ["Z"]
+    except OSError:
+        return True
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    game: str
+    rules: dict[str, str]
+    deal: str
+    started: float
+    last_played: float
+    result: str
+    moves: int
+    undos: int
+    hints: int
+    verdict: str | None
+    seconds: float
+    owner: str | None
+
+    def rules_text(self) -> str:
+        return ", ".join(f"{k} {v}" for k, v in self.rules.items())
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "game": self.game, "deal": int(self.deal) if self.deal.isdigit() else self.deal,
+                "rules": self.rules, "started": iso(self.started), "last_played": iso(self.last_played),
+                "result": self.result, "moves": self.moves, "undos": self.undos, "hints": self.hints,
+                "seconds": round(self.seconds), "verdict": self.verdict}
+
+
+def iso(t: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+
+
+def rules_key(rules: dict[str, str]) -> str:
+    return json.dumps(dict(rules), sort_keys=True, ensure_ascii=False)
+
+
+_COLUMNS = "id, game, rules, deal, started, last_played, result, moves, undos, hints, verdict, seconds, owner"
+
+
+def _row(r: Sequence) -> GameRow:
+    return GameRow(r[0], r[1], json.loads(r[2]), r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12])
+
+
+class Store:
+    """An open record. Every method raises :class:`StoreError` on failure."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path, version: int):
+        self.conn = conn
+        self.path = path
+        self.version = version
+
+    # --- opening ---------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: Path | None = None, *, create: bool = True, readonly: bool = False) -> Store:
+        """Open the record and bring its schema up to :data:`SCHEMA_VERSION`. With ``create``, a
+        missing file (and its directory) is made; without, it is StoreError 'unavailable'. A
+        ``readonly`` store is never written, not even migrated: the reading commands (``replay
+        @ID`` and the like) use only columns that every version has. A file from a newer musical
+        is left as it is: StoreError 'newer'."""
+        path = default_path() if path is None else Path(path)
+        if not create and not path.exists():
+            raise StoreError("unavailable", f"no game is recorded yet ({path} does not exist)")
+        try:
+            if readonly:
+                conn = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True,
+                                       timeout=BUSY_TIMEOUT, isolation_level=None)
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None)
+        except OSError as e:
+            raise StoreError("unavailable", f"cannot make {path.parent}: {e.strerror or e}") from None
+        except sqlite3.Error as e:
+            raise _error(e, path) from None
+        try:
+            # user_version is read before anything writes: a newer file must stay byte for byte.
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise StoreError("newer", f"the record {path} was written by a newer musical (schema "
+                                          f"version {version}; this one knows up to {SCHEMA_VERSION}); "
+                                          "it is left untouched")
+            conn.execute("PRAGMA foreign_keys = ON")
+            store = cls(conn, path, version)
+            if not readonly:
+                mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+                if mode.lower() != "wal":
+                    raise StoreError("unavailable", f"the record {path} cannot use WAL mode ({mode})")
+                conn.execute("PRAGMA synchronous = NORMAL")
+                # A checkpoint (copying the WAL into the file, with an fsync) takes some 20 ms:
+                # the Recorder runs one between games instead of inside a move every 500 or so
+                # (bench/record.py); this is only the safety net for a very long game.
+                conn.execute(f"PRAGMA wal_autocheckpoint = {AUTOCHECKPOINT_PAGES}")
+                if version < SCHEMA_VERSION:
+                    store.migrate()
+            # A damaged file may still open; reading the schema finds most damage at once.
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return store
+        except StoreError:
+            conn.close()
+            raise
+        except sqlite3.Error as e:
+            conn.close()
+            raise _error(e, path) from None
+
+    def migrate(self) -> None:
+        """Apply the migrations from the file's version to :data:`SCHEMA_VERSION`, each in one
+        transaction with the version bump, so that a crash leaves one version or the next."""
+        with self._write():
+            version = self.conn.execute("PRAGMA user_version").fetchone()[0]  # another shell may have won
+            for target in range(version + 1, SCHEMA_VERSION + 1):
+                for statement in _statements(MIGRATIONS[target - 1]):
+                    self.conn.execute(statement)
+                self.conn.execute(f"PRAGMA user_version = {target}")
+            self.version = max(version, SCHEMA_VERSION)
+
+    def checkpoint(self) -> None:
+        """Copy the WAL into the file, as far as readers allow (never waits for them)."""
+        try:
+            self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        except sqlite3.Error as e:
+            raise _error(e, self.path) from None
+
+    def close(self) -> None:
+        try:
+            self.conn.close()
+        except sqlite3.Error:
+            pass
+
+    # --- writing ---------------------------------------------------------------------------
+
+    class _Transaction:
+        def __init__(self, store: Store):
+            self.store = store
+
+        def __enter__(self):
+            try:
+                self.store.conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as e:
+                raise _error(e, self.store.path) from None
+            return self.store.conn
+
+        def __exit__(self, kind, value, tb):
+            conn = self.store.conn
+            if kind is None:
+                try:
+                    conn.execute("COMMIT")
+                    return False
+                except sqlite3.Error as e:
+                    value = e
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+            if isinstance(value, sqlite3.Error):
+                raise _error(value, self.store.path) from None
+            return False
+
+    def _write(self) -> Store._Transaction:
+        return Store._Transaction(self)
+
+    def new_game(self, game: str, rules: dict[str, str], deal: str, started: float | None = None,
+                 owner: str | None = None) -> int:
+        now = time.time()
+        with self._write() as conn:
+            cur = conn.execute("INSERT INTO games (game, rules, deal, started, last_played, owner) "
+                               "VALUES (?, ?, ?, ?, ?, ?)",
+                               (game, json.dumps(dict(rules), ensure_ascii=False), deal, started if started is not None else now, now, owner))
+            return cur.lastrowid
+
+    def save(self, game_id: int, *, keep: int, append: Iterable[tuple[str, int]], moves: int, result: str,
+             undos: int = 0, hints: int = 0, seconds: float = 0.0, verdict: str | None = None) -> None:
+        """One transaction: keep the line's first ``keep`` moves, add ``append`` after them
+        (move line, step), and set the game's figures (``undos``, ``hints`` and ``seconds`` are
+        added to the stored ones)."""
+        if result not in RESULTS:
+            raise ValueError(f"unknown result {result!r}")
+        with self._write() as conn:
+            conn.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, keep))
+            conn.executemany("INSERT INTO moves (game_id, ply, move, step) VALUES (?, ?, ?, ?)",
+                             ((game_id, keep + i, move, step) for i, (move, step) in enumerate(append)))
+            conn.execute("UPDATE games SET moves = ?, result = ?, undos = undos + ?, hints = hints + ?, "
+                         "seconds = seconds + ?, verdict = coalesce(?, verdict), last_played = ? WHERE id = ?",
+                         (moves, result, undos, hints, seconds, verdict, time.time(), game_id))
+
+    def set_result(self, game_id: int, result: str, only_if: str | None = None) -> None:
+        with self._write() as conn:
+            if only_if is None:
+                conn.execute("UPDATE games SET result = ? WHERE id = ?", (result, game_id))
+            else:
+                conn.execute("UPDATE games SET result = ? WHERE id = ? AND result = ?", (result, game_id, only_if))
+
+    def claim(self, game_id: int, owner: str | None = None) -> bool:
+        """Take a game for this shell, unless another running shell holds it."""
+        owner = owner or me()
+        with self._write() as conn:
+            row = conn.execute("SELECT owner FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None or held_elsewhere(row[0]):
+                return False
+            conn.execute("UPDATE games SET owner = ? WHERE id = ?", (owner, game_id))
+            return True
+
+    def release(self, game_id: int, owner: str | None = None) -> None:
+        with self._write() as conn:
+            conn.execute("UPDATE games SET owner = NULL WHERE id = ? AND owner = ?", (game_id, owner or me()))
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def _query(self, sql: str, args: Sequence = ()) -> list:
+        try:
+            return self.conn.execute(sql, args).fetchall()
+        except sqlite3.Error as e:
+            raise _error(e, self.path) from None
+
+    def game(self, game_id: int) -> GameRow | None:
+        rows = self._query(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return _row(rows[0]) if rows else None
+
+    def line(self, game_id: int) -> list[tuple[str, int]]:
+        """The whole stored line (move, step), the redo future included."""
+        return [tuple(r) for r in self._query("SELECT move, step FROM moves WHERE game_id = ? ORDER BY ply",
+                                              (game_id,))]
+
+    def moves(self, game_id: int) -> list[str]:
+        """The game's moves up to its position (what a transcript of it holds). Version 1 columns
+        only, so that the reading commands work on a file not yet migrated."""
+        return [r[0] for r in self._query("SELECT m.move FROM moves m JOIN games g ON g.id = m.game_id "
+                                          "WHERE m.game_id = ? AND m.ply < g.moves ORDER BY m.ply", (game_id,))]
+
+    def start_of(self, game_id: int) -> tuple[str, dict[str, str], str, str] | None:
+        """(game, rules, deal, result) from version 1 columns, for the reading commands."""
+        rows = self._query("SELECT game, rules, deal, result FROM games WHERE id = ?", (game_id,))
+        return (rows[0][0], json.loads(rows[0][1]), rows[0][2], rows[0][3]) if rows else None
+
+    def games(self, game: str | None = None, limit: int | None = None) -> list[GameRow]:
+        """Newest first (by start), with at least one move."""
+        sql = f"SELECT {_COLUMNS} FROM games WHERE moves > 0"
+        args: list = []
+        if game is not None:
+            sql += " AND game = ?"
+            args.append(game)
+        sql += " ORDER BY started DESC, id DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(limit)
+        return [_row(r) for r in self._query(sql, args)]
+
+    def count(self) -> int:
+        return self._query("SELECT count(*) FROM games WHERE moves > 0")[0][0]
+
+    def unfinished(self, exclude: int | None = None) -> list[GameRow]:
+        """Games in play that no running shell holds, the one played last first."""
+        rows = self._query(f"SELECT {_COLUMNS} FROM games WHERE result = 'in play' AND moves > 0 "
+                           "ORDER BY last_played DESC, id DESC")
+        return [g for g in map(_row, rows) if g.id != exclude and not held_elsewhere(g.owner)]
+
+
+def _statements(script: str) -> list[str]:
+    """A migration's statements (executescript would commit the transaction it runs in)."""
+    out, current = [], ""
+    for raw in script.splitlines():
+        line = raw.split("--", 1)[0]
+        current += line + "\n"
+        if sqlite3.complete_statement(current):
+            out.append(current.strip())
+            current = ""
+    if current.strip():
+        out.append(current.strip())
+    return out
+
+
+def set_aside(path: Path) -> Path:
+    """Rename a damaged record (and its WAL and shared-memory files) out of the way, never over
+    another file: ``musical.sqlite3.corrupt-20261130-223000`` (then ``-2``, ``-3`` ...)."""
+    path = Path(path)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    n = 1
+    while True:
+        target = path.with_name(f"{path.name}.corrupt-{stamp}" + (f"-{n}" if n > 1 else ""))
+        if not any(Path(f"{target}{s}").exists() for s in ("", "-wal", "-shm")):
+            break
+        n += 1
+    for suffix in ("-wal", "-shm", ""):  # the main file last: it is what the next start looks for
+        source = Path(f"{path}{suffix}")
+        if source.exists():
+            os.rename(source, f"{target}{suffix}")
+    return target
+
+
+# --- figures -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Figures:
+    """One game and rule set: the player's figures."""
+
+    game: str
+    rules: dict[str, str]
+    played: int  # finished games: won, lost or abandoned
+    won: int
+    current_streak: int  # wins in a row, up to the last finished game
+    longest_streak: int
+    fewest_moves: int | None  # in a win
+    seconds: float  # time played, unfinished games included
+    in_play: int
+
+    @property
+    def win_rate(self) -> float | None:
+        return 100.0 * self.won / self.played if self.played else None
+
+    def to_json(self) -> dict:
+        rate = self.win_rate
+        return {"game": self.game, "rules": self.rules, "played": self.played, "won": self.won,
+                "win_percent": None if rate is None else round(rate, 1),
+                "current_streak": self.current_streak, "longest_streak": self.longest_streak,
+                "fewest_moves": self.fewest_moves, "seconds": round(self.seconds), "in_play": self.in_play}
+
+
+def figures(games: Iterable[GameRow]) -> list[Figures]:
+    """Figures per game and rule set. Finished games count in the order they were last played (a
+    game's result is fixed then); a won game extends the streak, a lost or abandoned one ends it."""
+    groups: dict[tuple[str, str], list[GameRow]] = {}
+    for g in games:
+        groups.setdefault((g.game, rules_key(g.rules)), []).append(g)
+    out = []
+    for (name, _), rows in sorted(groups.items()):
+        finished = sorted((g for g in rows if g.result in FINISHED), key=lambda g: (g.last_played, g.id))
+        streak = longest = 0
+        for g in finished:
+            streak = streak + 1 if g.result == "won" else 0
+            longest = max(longest, streak)
+        wins = [g.moves for g in finished if g.result == "won"]
+        out.append(Figures(name, rows[0].rules, len(finished), len(wins), streak, longest,
+                           min(wins) if wins else None, sum(g.seconds for g in rows),
+                           sum(g.result == "in play" for g in rows)))
+    return out
+
+
+def duration(seconds: float) -> str:
+    """``1:02:03``, ``4:05`` (minutes and seconds under an hour)."""
+    s = int(round(seconds))
+    h, rest = divmod(s, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02}:{s:02}" if h else f"{m}:{s:02}"
