@@ -19,7 +19,7 @@ from typing import Any
 from . import files
 from .deals import DealNumber, random_deal_number
 from .game import Game, IllegalMove, Outcome
-from .moves import DEAL, REDEAL, Move
+from .moves import DEAL, REDEAL, Move, Transfer
 from .notation import NotationError, parse_move, resolve
 from .render import Fragments, layout, line, plural
 from .transcript import MAX_BYTES, GameRecord, TranscriptError, format_transcript, read_bytes
@@ -261,7 +261,24 @@ def _deal(session: Session, args: list[str]) -> Reply:
     return _move(session, "d")
 
 
+def move_sources(session: Session) -> list[str]:
+    """The places a card can be moved from now (``w``, ``p2``, ``q34``), in the legal moves' order."""
+    sources = (str(m.source) for m in session.game.legal_moves(session.state) if isinstance(m, Transfer))
+    return list(dict.fromkeys(sources))
+
+
+def move_targets(session: Session, source: str) -> list[str]:
+    """Where the card at ``source`` can go now."""
+    return [str(m.target) for m in session.game.legal_moves(session.state)
+            if isinstance(m, Transfer) and str(m.source) == source and m.target is not None]
+
+
 def _targets(session: Session) -> list[str]:
+    """After ``w``: where the waste card can go now; when it can go nowhere, every foundation
+    and pile, so that the move typed is refused with its reason."""
+    legal = move_targets(session, "w")
+    if legal:
+        return legal
     state = session.state
     return ([f"f{i}" for i in range(1, len(getattr(state, "foundations", ())) + 1)]
             + [f"p{j}" for j in range(1, len(getattr(state, "piles", ())) + 1)])

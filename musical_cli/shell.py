@@ -20,7 +20,7 @@ from prompt_toolkit.shortcuts import print_formatted_text
 from prompt_toolkit.styles import Style
 
 from . import files
-from .commands import REGISTRY, Session, error_text, execute
+from .commands import REGISTRY, Session, error_text, execute, lookup, move_sources, move_targets
 from .render import STYLE, Fragments, line, plural, separator, status
 from .render import plain as plain_text
 
@@ -28,7 +28,8 @@ PROMPT_STYLE = Style.from_dict({**STYLE, "prompt": "bold", "bottom-toolbar": "no
 
 
 class ShellCompleter(Completer):
-    """Command names first; then what the command takes (foundations, 'play', file names)."""
+    """Command names, and the places a card can be moved from now (``q34``); then what the
+    command takes (foundations, 'play', file names), or where that card can go now."""
 
     def __init__(self, session: Session):
         self.session = session
@@ -43,10 +44,17 @@ class ShellCompleter(Completer):
                 for name in cmd.names:
                     if name.startswith(prefix) and name.isalpha():
                         yield Completion(name, -len(prefix), display_meta=cmd.summary)
+            for source in move_sources(self.session):
+                if source.startswith(prefix) and lookup(source) is None:
+                    yield Completion(source, -len(prefix), display_meta="a card that can move now")
             return
-        cmd = REGISTRY.get(words[0].lower()) or next(
-            (c for c in REGISTRY.values() if words[0].lower() in c.names), None)
+        cmd = lookup(words[0])
         if cmd is None:
+            prefix = "" if text.endswith(" ") else words[-1].lower()
+            if len(words) == 1 or (len(words) == 2 and prefix):
+                for target in move_targets(self.session, words[0].lower()):
+                    if target.startswith(prefix):
+                        yield Completion(target, -len(prefix))
             return
         prefix = "" if text.endswith(" ") else words[-1]
         if cmd.arguments == "path":

@@ -17,7 +17,7 @@ from prompt_toolkit.output.color_depth import ColorDepth
 from prompt_toolkit.output.vt100 import Vt100_Output
 from prompt_toolkit.styles import Style, default_ui_style, merge_styles
 
-from musical_cli.commands import REGISTRY, Session
+from musical_cli.commands import REGISTRY, Session, execute
 from musical_cli.deals import DealNumber
 from musical_cli.game import Outcome
 from musical_cli.games.musical.rules import MUSICAL, MusicalRules
@@ -512,3 +512,27 @@ def test_solve_in_the_shell_fits_the_terminal_and_groups_the_passes():
     assert all(len(ln) < 80 for ln in lines), lines
     assert sum(ln.startswith("  pass ") for ln in lines) == 3
     assert not any(re.search(r"\bw$", ln) for ln in lines)  # never 'w' at a line's end, 'f4' on the next
+
+
+def test_completion_offers_only_the_moves_that_are_legal_now():
+    from musical_cli.games import game_named
+    from musical_cli.moves import Transfer
+
+    calculation = game_named("calculation")
+    s = Session(calculation, DealNumber(1), interactive=True)
+    waste_targets = [str(m.target) for m in calculation.legal_moves(s.state)
+                     if isinstance(m, Transfer) and str(m.source) == "w"]
+    assert complete("w ", s) == waste_targets and "p1" in waste_targets
+    # pile cards on the piles until one of them can go to a foundation: its pile then completes
+    # as a first word, and after it only the foundations that take it
+    for _ in range(40):
+        pile_moves = [m for m in calculation.legal_moves(s.state)
+                      if isinstance(m, Transfer) and m.source.kind == "p"]
+        if pile_moves:
+            break
+        execute(s, "w p1" if s.state.waste_top.rank % 2 else "w p2")
+    assert pile_moves
+    source = str(pile_moves[0].source)
+    assert source in complete("", s) and source in complete(source[0], s)
+    assert complete(source + " ", s) == [str(m.target) for m in pile_moves if str(m.source) == source]
+    assert "p4" not in complete("", s)  # pile 4 is empty: nothing to move from it
