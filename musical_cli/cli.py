@@ -160,15 +160,21 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rules(p)
 
     p = sub.add_parser("stats", help="how winnable the game is over many deals")
-    p.add_argument("deals", nargs="+", metavar="N|A-B", type=_deal_range)
+    p.add_argument("deals", nargs="*", metavar="N|A-B", type=_deal_range)
     p.add_argument("--workers", metavar="W", type=int, default=None,
                    help="parallel processes (default: one per core)")
-    p.add_argument("--budget", metavar="SECONDS", type=_positive_float, default=10.0,
+    p.add_argument("--budget", metavar="SECONDS", type=_positive_float, default=None,
                    help="per deal, before it counts as unknown (default 10)")
-    p.add_argument("--player", choices=("solver", "blind"), default="solver",
+    p.add_argument("--player", choices=("solver", "blind"), default=None,
                    help="'solver' sees the stock order (default); 'blind' plays each deal seeing "
                         "only what a player sees (for games whose stock stays hidden)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--out", metavar="FILE", default=None,
+                   help="append one JSON line per deal to FILE; run again to resume")
+    p.add_argument("--from", dest="from_files", metavar="FILE", action="append", default=None,
+                   help="report on results files (repeatable) without solving")
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT", default=None,
+                   help="run on this Dask scheduler's workers (pip install 'musical-cli[cluster]')")
     _add_rules(p)
 
     p = sub.add_parser("history", help="the games of the record, and the player's figures")
@@ -432,55 +438,131 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    from .stats import run_stats
+    from .stats import ResultsError, catching_interrupts
 
+    if args.from_files:
+        given = [flag for flag, value in (("N|A-B", args.deals), ("--out", args.out), ("--workers", args.workers),
+                                          ("--scheduler", args.scheduler), ("--budget", args.budget),
+                                          ("--player", args.player), ("--game", args.game),
+                                          *_given_flags(args).items()) if value]
+        if given:
+            raise UsageError(f"--from reports on the files as they are: {given[0]} goes with a run, "
+                             "not with --from")
+    elif not args.deals:
+        raise UsageError("which deals? give N or A-B (or --from FILE to report on a results file)")
+    # Ctrl-C, pressed any number of times, only asks the run to stop: the report still comes, then
+    # exit status 130 (issue 12, item 4).
+    with catching_interrupts() as interrupts:
+        try:
+            report = _stats_report(args)
+        except ResultsError as e:
+            raise FileError(str(e)) from None
+        interrupted = report.interrupted or interrupts.requested
+        report.interrupted = interrupted
+        _print_stats(args, report)
+    return EXIT_INTERRUPTED if interrupted else 0
+
+
+def _stats_report(args: argparse.Namespace):
+    from .stats import ResultsFile, report_from_files, run_key, run_stats, summarise
+
+    if args.from_files:
+        return report_from_files(args.from_files, GAMES)
     game = game_named(args.game) if args.game else DEFAULT_GAME
     rules, _ = _rules(game, args)
+    player = args.player or "solver"
     if args.workers is not None and args.workers < 1:
         raise UsageError("--workers must be 1 or more")
-    if args.player not in game.players:
-        if args.player == "blind" and "solver" in game.players:
+    if args.workers is not None and args.scheduler:
+        raise UsageError("--workers is for this machine; with --scheduler the cluster's workers run the deals")
+    if player not in game.players:
+        if player == "blind" and "solver" in game.players:
             raise UsageError(f"--player blind is for games whose stock stays hidden; {game.title}'s "
                              "is seen after the first pass")
-        raise NotAvailable(f"{game.title} has no {args.player} yet" if args.player == "solver"
-                           else f"{game.title} has no {args.player} player yet")
-    deals = [d for group in args.deals for d in group]
-    run = partial(run_stats, deals, rules, workers=args.workers, budget=args.budget, game=game,
-                  player=args.player)
-    if sys.stderr.isatty() and not dumb_terminal():
-        # prompt_toolkit's bar on the terminal (not a dumb one, which takes no escape sequence);
-        # Ctrl-C in it interrupts the main thread, and run_stats then reports what finished.
-        from prompt_toolkit.output import create_output
-        from prompt_toolkit.shortcuts import ProgressBar
+        raise NotAvailable(f"{game.title} has no {player} yet" if player == "solver"
+                           else f"{game.title} has no {player} player yet")
+    deals = list(dict.fromkeys(d for group in args.deals for d in group))  # a deal named twice runs once
+    results = None
+    todo = deals
+    if args.out is not None:
+        results = ResultsFile(args.out, run_key(game, rules, player))
+        if results.torn:
+            print(f"musical: {args.out}: its last line was cut short (a run stopped while writing it); "
+                  "that deal is done again", file=sys.stderr)
+        todo = [d for d in deals if d.text not in results.results]
+        if len(todo) < len(deals):
+            print(f"musical: {args.out} already holds {len(deals) - len(todo)} of these deals; "
+                  f"{plural(len(todo), 'deal')} to go", file=sys.stderr)
+    on_result = results.add if results is not None else None
+    run = partial(run_stats, todo, rules, workers=args.workers,
+                  budget=args.budget if args.budget is not None else 10.0, game=game, player=player)
+    try:
+        if args.scheduler:
+            from .cluster import ClusterError, cluster_executor
 
-        verb = "playing" if args.player == "blind" else "solving"
-        with ProgressBar(title=f"{verb} {plural(len(deals), 'deal')}",
-                         output=create_output(stdout=sys.stderr)) as bar:
-            counter = bar(label="deals", total=len(deals))
-            report = run(on_result=lambda _result: counter.item_completed())
-    else:
-        report = run()
+            try:
+                with cluster_executor(args.scheduler) as (executor, threads):
+                    report = _with_progress(args, player, todo, partial(run, executor=executor,
+                                                                          in_flight=2 * threads + 2), on_result)
+            except ClusterError as e:
+                raise FileError(str(e)) from None
+        else:
+            report = _with_progress(args, player, todo, run, on_result)
+    finally:
+        if results is not None:
+            results.close()
+    if results is None:
+        return report
+    # The report covers the whole range: what this run finished and what the file held before.
+    done = [results.results[d.text] for d in deals if d.text in results.results]
+    return summarise(done, game, rules, player, report.seconds_total, report.interrupted)
+
+
+def _with_progress(args: argparse.Namespace, player: str, todo: list, run, on_result):
+    if not sys.stderr.isatty() or dumb_terminal() or not todo:
+        return run(on_result=on_result)
+    # prompt_toolkit's bar on the terminal (not a dumb one, which takes no escape sequence);
+    # Ctrl-C in it sends this process SIGINT, which asks run_stats to stop and report what
+    # finished.
+    from prompt_toolkit.output import create_output
+    from prompt_toolkit.shortcuts import ProgressBar
+
+    verb = "playing" if player == "blind" else "solving"
+    with ProgressBar(title=f"{verb} {plural(len(todo), 'deal')}", output=create_output(stdout=sys.stderr)) as bar:
+        counter = bar(label="deals", total=len(todo))
+
+        def tick(result) -> None:
+            if on_result is not None:
+                on_result(result)
+            counter.item_completed()
+
+        return run(on_result=tick)
+
+
+def _print_stats(args: argparse.Namespace, report) -> None:
     if args.json:
         print(json.dumps(report.to_json()))
-    else:
-        n = max(report.deals, 1)
-        rd = options_text(game, rules)
+        return
+    game = game_named(report.game)
+    n = max(report.deals, 1)
+    rd = ", ".join(f"{k} {v}" for k, v in report.options.items())
 
-        def pct(k: int) -> str:
-            return f"{k:>6} ({100 * k / n:5.1f}%)"
+    def pct(k: int) -> str:
+        return f"{k:>6} ({100 * k / n:5.1f}%)"
 
-        who = "" if args.player == "solver" else f", played by the {args.player} player"
-        print(f"{game.title}, {rd}{who}, {plural(report.deals, 'deal')}"
-              + (" (interrupted: the deals finished so far)" if report.interrupted else ""))
-        print(f"  won      {pct(report.won)}")
-        print(f"  lost     {pct(report.lost)}")
-        print(f"  unknown  {pct(report.unknown)}")
-        if game.has_greedy:
-            print(f"  greedy   {pct(report.greedy_won)}  won by always playing to the lowest foundation "
-                  "that takes a card")
-        print(f"  seconds per deal: median {report.median:.3f}, 90th percentile {report.p90:.3f}, "
-              f"max {report.max:.3f}; {report.seconds_total:.1f} in all")
-    return EXIT_INTERRUPTED if report.interrupted else 0
+    who = "" if report.player == "solver" else f", played by the {report.player} player"
+    source = f" (from {' and '.join(args.from_files)})" if args.from_files else ""
+    print(f"{game.title}, {rd}{who}, {plural(report.deals, 'deal')}{source}"
+          + (" (interrupted: the deals finished so far)" if report.interrupted else ""))
+    print(f"  won      {pct(report.won)}")
+    print(f"  lost     {pct(report.lost)}")
+    print(f"  unknown  {pct(report.unknown)}")
+    if game.has_greedy:
+        print(f"  greedy   {pct(report.greedy_won)}  won by always playing to the lowest foundation "
+              "that takes a card")
+    total = "summed" if args.from_files else "in all"
+    print(f"  seconds per deal: median {report.median:.3f}, 90th percentile {report.p90:.3f}, "
+          f"max {report.max:.3f}; {report.seconds_total:.1f} {total}")
 
 
 HISTORY_DEFAULT = 20  # games listed by 'musical history' without --limit

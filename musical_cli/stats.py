@@ -1,28 +1,51 @@
-"""Winnability statistics over many deals, solved in parallel processes.
+"""Winnability statistics over many deals: solved in parallel, kept deal by deal, resumable.
 
-Each deal is solved by :func:`musical_cli.solver.solve` in a worker process of a
-``concurrent.futures.ProcessPoolExecutor`` (one per core by default; ``workers=1`` solves in this
-process, with no pool), together with the greedy strategy's result on the same deal. Ctrl-C stops
-early: pending deals are cancelled, the workers give up the deal they are on (they are told through
-an event that the solver's progress callback checks), and the report of what finished comes back
-with ``interrupted=True``.
+Each deal is solved by :func:`musical_cli.solver.solve` (or played by the blind player), together
+with the greedy strategy's result on the same deal. Where the deals run is one seam, the
+``concurrent.futures.Executor`` interface: a local ``ProcessPoolExecutor`` (one process per core by
+default; ``workers=1`` solves in this process, with no pool), or any executor given to
+:func:`run_stats`, such as ``distributed.Client(...).get_executor()`` for a Dask cluster (see
+:mod:`musical_cli.cluster`). Deals are submitted a few at a time (a bounded number in flight), so
+a million-deal range never holds a million futures; a deal whose worker was lost is submitted
+again, and a deal is counted once whatever happens.
+
+Ctrl-C (SIGINT), pressed any number of times, only sets a flag (:func:`catching_interrupts`): the
+loop notices it within a quarter of a second, the pending deals are cancelled, the local workers
+give up the deal they are on (told through an event that the solver's progress callback checks)
+and are joined (killed if they do not stop within seconds), and the report of what finished comes
+back with ``interrupted=True``. No exception is ever raised at a random point of the shutdown.
+
+With a results file (:class:`ResultsFile`), each finished deal is appended to it as one JSON line
+and flushed at once; running again with the same file skips the deals it holds.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import math
 import multiprocessing
 import os
 import signal
 import statistics
+import sys
+import threading
 import time
-from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
-from .deals import DealNumber
-from .game import Game, NotAvailable
+from .deals import DealNumber, DealNumberError
+from .game import Game, NotAvailable, RulesError
+
+PLAYERS = ("solver", "blind")
+RESULTS = ("won", "lost", "unknown")
+RETRIES = 3  # a deal whose worker died (or that raised) is submitted again up to this many times
+POLL = 0.25  # seconds between looks at the Ctrl-C flag while waiting for workers
+STOP_GRACE = 5.0  # seconds the local workers get to stop after Ctrl-C before they are killed
 
 
 @dataclass
@@ -31,7 +54,8 @@ class DealResult:
     result: str  # "won" | "lost" | "unknown"
     seconds: float  # the solver's time on this deal
     nodes: int
-    greedy_won: bool
+    greedy_won: bool | None  # None: no greedy strategy here (the blind player, Calculation)
+    moves: tuple[str, ...] = ()  # the winning line, when won
 
 
 @dataclass
@@ -72,6 +96,13 @@ def _json_value(text: str):
     return {"yes": True, "no": False}.get(text, text)
 
 
+def _option_text(value) -> str:
+    """The inverse of :func:`_json_value`: a rule option's text from its JSON form."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
 def percentile(values: list[float], q: float) -> float:
     """The q-quantile (0..1) by the nearest-rank method; 0.0 for no values."""
     if not values:
@@ -81,7 +112,16 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[k]
 
 
-PLAYERS = ("solver", "blind")
+def clear_caches() -> None:
+    """Empty the memos that the games' modules keep between calls (each offers ``clear_caches``).
+    Called after every deal, so that a worker's memory does not grow with the number of deals it
+    has solved (issue 12, item 3): the memos are keyed by positions, and a new deal reuses little
+    of another's. Only modules already imported are visited: this imports nothing."""
+    for name, module in list(sys.modules.items()):
+        if name.startswith("musical_cli.") and name != __name__ and module is not None:
+            forget = getattr(module, "clear_caches", None)
+            if callable(forget):
+                forget()
 
 
 def solve_deal(deal: DealNumber, rules: Any, budget: float | None,
@@ -91,17 +131,61 @@ def solve_deal(deal: DealNumber, rules: Any, budget: float | None,
     (games whose hints are blind) instead of solving it: "won" or "lost" is then its result."""
     from .solver import solve
 
-    state = game.opening(deal, rules)
-    if player == "blind":
-        start = time.perf_counter()
-        won, moves = game.blind_play(state, progress=progress)
-        return DealResult(deal.text, "won" if won else "lost", time.perf_counter() - start, len(moves), False)
-    solution = solve(game, state, budget, progress)
     try:
-        greedy = game.greedy_wins(state)
-    except NotAvailable:  # no baseline strategy for this game
-        greedy = False
-    return DealResult(deal.text, solution.result, solution.seconds, solution.nodes, greedy)
+        state = game.opening(deal, rules)
+        if player == "blind":
+            start = time.perf_counter()
+            won, moves = game.blind_play(state, progress=progress)
+            return DealResult(deal.text, "won" if won else "lost", time.perf_counter() - start, len(moves),
+                              None, tuple(str(m) for m in moves) if won else ())
+        solution = solve(game, state, budget, progress)
+        try:
+            greedy: bool | None = game.greedy_wins(state)
+        except NotAvailable:  # no baseline strategy for this game
+            greedy = None
+        moves = tuple(str(m) for m in solution.moves) if solution.result == "won" else ()
+        return DealResult(deal.text, solution.result, solution.seconds, solution.nodes, greedy, moves)
+    finally:
+        clear_caches()
+
+
+# --- Ctrl-C ----------------------------------------------------------------------------------
+
+
+class _Interrupts:
+    """How many times SIGINT came while :func:`catching_interrupts` was in force."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.depth = 0
+
+    @property
+    def requested(self) -> bool:
+        return self.count > 0
+
+    def handler(self, signum, frame) -> None:
+        self.count += 1
+
+
+INTERRUPTS = _Interrupts()
+
+
+@contextlib.contextmanager
+def catching_interrupts() -> Iterator[_Interrupts]:
+    """While in force (in the main thread), SIGINT only counts: no KeyboardInterrupt can land in
+    the middle of a pool's shutdown, a file write or the report. Nested uses share one count,
+    which the outermost resets."""
+    main = threading.current_thread() is threading.main_thread()
+    if INTERRUPTS.depth == 0:
+        INTERRUPTS.count = 0
+    previous = signal.signal(signal.SIGINT, INTERRUPTS.handler) if main else None
+    INTERRUPTS.depth += 1
+    try:
+        yield INTERRUPTS
+    finally:
+        INTERRUPTS.depth -= 1
+        if main:
+            signal.signal(signal.SIGINT, previous)
 
 
 class _Cancelled(Exception):
@@ -123,6 +207,11 @@ def _stop_requested(nodes: int, seconds: float) -> None:
         raise _Cancelled
 
 
+def _interrupt_requested(nodes: int, seconds: float) -> None:
+    if INTERRUPTS.requested:
+        raise _Cancelled
+
+
 def _pool_task(deal: DealNumber, rules: Any, budget: float | None, game: Game,
                player: str = "solver") -> DealResult | None:
     """In a worker: the deal's result, or None when the parent asked to stop (the solver's
@@ -133,82 +222,352 @@ def _pool_task(deal: DealNumber, rules: Any, budget: float | None, game: Game,
         return None
 
 
-def _summarise(deals: int, results: list[DealResult], seconds: float, interrupted: bool) -> StatsReport:
+# --- the report -----------------------------------------------------------------------------
+
+
+def summarise(results: list[DealResult], game: Game, rules: Any, player: str, seconds: float,
+              interrupted: bool = False) -> StatsReport:
+    """The report on ``results`` (one per deal)."""
     times = [r.seconds for r in results]
-    report = StatsReport(deals=deals, results=results, interrupted=interrupted)
+    report = StatsReport(deals=len(results), results=results,
+                         interrupted=interrupted)
     report.won = sum(r.result == "won" for r in results)
     report.lost = sum(r.result == "lost" for r in results)
     report.unknown = sum(r.result == "unknown" for r in results)
-    report.greedy_won = sum(r.greedy_won for r in results)
+    report.greedy_won = sum(r.greedy_won is True for r in results)
     report.seconds_total = seconds
     if times:
         report.median = statistics.median(times)
         report.p90 = percentile(times, 0.9)
         report.max = max(times)
+    report.game, report.player = game.name, player
+    report.options = game.rules_options(rules)
     return report
+
+
+# --- running the deals --------------------------------------------------------------------------
 
 
 def run_stats(deals: list[DealNumber], rules: Any, workers: int | None = None,
               budget: float | None = 10.0, on_result: Callable[[DealResult], None] | None = None,
-              *, game: Game, player: str = "solver") -> StatsReport:
+              *, game: Game, player: str = "solver", executor: Executor | None = None,
+              in_flight: int | None = None) -> StatsReport:
     """Solve every deal; ``report.deals`` counts the deals finished (all of them unless
-    interrupted). ``on_result`` is called in this process for each finished deal."""
+    interrupted). ``on_result`` is called in this process for each finished deal.
+
+    ``executor`` (a ``concurrent.futures.Executor``, for example a Dask client's) runs the deals
+    instead of a local pool; it is not shut down here. ``in_flight`` bounds the deals submitted
+    and not finished (default: twice the workers)."""
     if workers is None:
         workers = os.cpu_count() or 1
     workers = max(1, workers)
     start = time.perf_counter()
     results: list[DealResult] = []
-    interrupted = False
 
     def finished(result: DealResult) -> None:
         results.append(result)
         if on_result is not None:
             on_result(result)
 
-    if workers == 1 or len(deals) <= 1:
+    with catching_interrupts() as interrupts:
         try:
-            for deal in deals:
-                finished(solve_deal(deal, rules, budget, game, player=player))
-        except KeyboardInterrupt:
+            if executor is not None:
+                interrupted = _drive(lambda: executor, None, deals, (rules, budget, game, player), finished,
+                                     in_flight or 2 * workers, interrupts)
+            elif workers == 1 or len(deals) <= 1:
+                interrupted = _run_here(deals, rules, budget, game, player, finished, interrupts)
+            else:
+                interrupted = _run_pool(deals, rules, min(workers, len(deals)), budget, game, player,
+                                        finished, interrupts, in_flight)
+        except KeyboardInterrupt:  # raised by on_result (or a handler not ours): stop all the same
             interrupted = True
-    else:
-        interrupted = _run_pool(deals, rules, workers, budget, game, finished, player)
+        interrupted = interrupted or interrupts.requested
     order = {d.text: i for i, d in enumerate(deals)}
     results.sort(key=lambda r: order.get(r.deal, 0))
-    report = _summarise(len(results), results, time.perf_counter() - start, interrupted)
-    report.game, report.player = game.name, player
-    report.options = game.rules_options(rules)
-    return report
+    return summarise(results, game, rules, player, time.perf_counter() - start, interrupted)
 
 
-def _run_pool(deals: list[DealNumber], rules: Any, workers: int, budget: float | None,
-              game: Game, finished: Callable[[DealResult], None], player: str = "solver") -> bool:
-    """Solve in a pool; True when interrupted by Ctrl-C. On Ctrl-C the pending deals are
-    cancelled and the workers are told (through an event) to give up the deal they are on, so
-    the pool shuts down in a fraction of a second without killing anything."""
+def _run_here(deals, rules, budget, game, player, finished, interrupts) -> bool:
+    for deal in deals:
+        if interrupts.requested:
+            return True
+        try:
+            result = solve_deal(deal, rules, budget, game, _interrupt_requested, player)
+        except _Cancelled:
+            return True
+        finished(result)
+    return False
+
+
+def _run_pool(deals, rules, workers: int, budget, game, player, finished, interrupts,
+              in_flight: int | None) -> bool:
+    """Solve in local worker processes; True when interrupted. A pool broken by a worker's death
+    (killed, out of memory) is replaced, and the deals it held are submitted again."""
     context = multiprocessing.get_context()
     stop = context.Event()
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(deals)), mp_context=context,
-                               initializer=_init_worker, initargs=(stop,))
-    pending: set[Future] = set()
-    interrupted = False
+    pools: list[ProcessPoolExecutor] = []
+
+    def new_pool() -> ProcessPoolExecutor:
+        if pools:
+            _close_pool(pools.pop(), stop, wait_for_workers=False)
+        pools.append(ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                                         initializer=_init_worker, initargs=(stop,)))
+        return pools[-1]
+
     try:
-        pending = {pool.submit(_pool_task, deal, rules, budget, game, player) for deal in deals}
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
+        return _drive(new_pool, new_pool, deals, (rules, budget, game, player), finished,
+                      in_flight or 2 * workers, interrupts)
+    finally:
+        stop.set()
+        for pool in pools:
+            _close_pool(pool, stop)
+
+
+def _close_pool(pool: ProcessPoolExecutor, stop, wait_for_workers: bool = True) -> None:
+    """Shut ``pool`` down without hanging: its queued deals are cancelled, its workers (told
+    through ``stop`` to give up their deal) get a few seconds to exit, then are killed."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    stop.set()
+    pool.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + (STOP_GRACE if wait_for_workers else 0.0)
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+    for process in processes:
+        if process.is_alive():
+            process.kill()
+            process.join(2.0)
+    pool.shutdown(wait=True)
+    stop.clear()
+
+
+def _drive(executor: Callable[[], Executor], replace: Callable[[], Executor] | None,
+           deals: list[DealNumber], args: tuple, finished: Callable[[DealResult], None],
+           in_flight: int, interrupts: _Interrupts) -> bool:
+    """Keep at most ``in_flight`` deals submitted; hand each result to ``finished`` once. A deal
+    whose future failed (its worker died) is submitted again, up to RETRIES times; a broken local
+    pool is replaced through ``replace``. True when interrupted."""
+    queue = deque(deals)
+    running: dict[Future, DealNumber] = {}
+    tries: dict[str, int] = {}
+    pool = executor()
+    while queue or running:
+        if interrupts.requested:
+            for future in running:
+                future.cancel()
+            return True
+        while queue and len(running) < in_flight:
+            deal = queue.popleft()
+            try:
+                running[pool.submit(_pool_task, deal, *args)] = deal
+            except BrokenProcessPool:
+                queue.appendleft(deal)
+                break
+        done, _ = wait(running, timeout=POLL, return_when=FIRST_COMPLETED)
+        broken = False
+        for future in done:
+            deal = running.pop(future)
+            if future.cancelled():
+                queue.appendleft(deal)
+                continue
+            error = future.exception()
+            if error is None:
                 result = future.result()
                 if result is not None:
                     finished(result)
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        stop.set()
-        for future in pending:
-            future.cancel()
+                continue
+            tries[deal.text] = tries.get(deal.text, 0) + 1
+            if tries[deal.text] > RETRIES:
+                raise RuntimeError(f"deal {deal.text} failed {RETRIES + 1} times, the last with "
+                                   f"{type(error).__name__}: {error}") from error
+            queue.appendleft(deal)
+            broken = broken or isinstance(error, BrokenProcessPool)
+        if broken:
+            if replace is None:
+                raise RuntimeError("the pool of workers broke down")
+            # Every deal the broken pool held fails; they all go back in the queue.
+            for future, deal in running.items():
+                future.cancel()
+                queue.appendleft(deal)
+            running.clear()
+            pool = replace()
+    return False
+
+
+# --- the results file ----------------------------------------------------------------------------
+
+
+class ResultsError(Exception):
+    """A results file that cannot be used, and why (exit status 2)."""
+
+
+def run_key(game: Game, rules: Any, player: str) -> dict:
+    """What a results line must agree on with the run that appends to it."""
+    return {"game": game.name, "rules": {k: _json_value(v) for k, v in game.rules_options(rules).items()},
+            "player": player}
+
+
+def describe_key(key: dict) -> str:
+    rules = ", ".join(f"{k} {_option_text(v)}" for k, v in key["rules"].items())
+    return f"{key['game']} ({rules}), {key['player']}"
+
+
+def result_record(result: DealResult, key: dict) -> dict:
+    """A finished deal as a results line (a JSON object)."""
+    record = {"game": key["game"], "rules": key["rules"], "seed": DealNumber.parse(result.deal).json,
+              "player": key["player"], "result": result.result}
+    if result.result == "won":
+        record["moves"] = list(result.moves)
+    record.update({"nodes": result.nodes, "seconds": round(result.seconds, 4), "greedy": result.greedy_won})
+    return record
+
+
+def _deal_result(record: Any) -> tuple[dict, DealResult]:
+    """(key, result) of one results line; ValueError saying what is wrong with it."""
+    if not isinstance(record, dict):
+        raise ValueError("not a JSON object")
+    missing = [k for k in ("game", "rules", "seed", "player", "result", "nodes", "seconds") if k not in record]
+    if missing:
+        raise ValueError(f"no {missing[0]!r}")
+    game, rules, player, result = record["game"], record["rules"], record["player"], record["result"]
+    if not isinstance(game, str) or not isinstance(rules, dict) or player not in PLAYERS:
+        raise ValueError("bad 'game', 'rules' or 'player'")
+    if result not in RESULTS:
+        raise ValueError(f"'result' must be one of {', '.join(RESULTS)}")
+    try:
+        deal = DealNumber.parse(record["seed"]) if isinstance(record["seed"], (int, str)) else None
+    except DealNumberError as e:
+        raise ValueError(str(e)) from None
+    if deal is None:
+        raise ValueError("bad 'seed'")
+    nodes, seconds, greedy = record["nodes"], record["seconds"], record.get("greedy")
+    moves = record.get("moves", [])
+    if (not isinstance(nodes, int) or isinstance(nodes, bool) or nodes < 0
+            or not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or seconds < 0):
+        raise ValueError("bad 'nodes' or 'seconds'")
+    if greedy not in (True, False, None) or not isinstance(moves, list) \
+            or not all(isinstance(m, str) for m in moves):
+        raise ValueError("bad 'greedy' or 'moves'")
+    key = {"game": game, "rules": rules, "player": player}
+    return key, DealResult(deal.text, result, float(seconds), nodes, greedy, tuple(moves))
+
+
+def read_results(path: str) -> tuple[list[tuple[int, dict, DealResult]], int, bool]:
+    """The lines of a results file as (line number, key, result); the length of its sound part;
+    and whether its last line was torn (no line end: cut short by a kill mid-write; never
+    trusted). FileNotFoundError when there is no such file; ResultsError for a line that is not
+    a result (naming it)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        raise
+    except OSError as e:
+        raise ResultsError(f"cannot read {path}: {e.strerror or e}") from None
+    end = data.rfind(b"\n") + 1
+    torn = end < len(data)
+    out = []
+    for number, raw in enumerate(data[:end].split(b"\n")[:-1], 1):
+        if not raw.strip():
+            continue
         try:
-            pool.shutdown(wait=True, cancel_futures=True)
-        except KeyboardInterrupt:  # a second Ctrl-C while the workers wind down
-            pool.shutdown(wait=False, cancel_futures=True)
-            interrupted = True
-    return interrupted
+            key, result = _deal_result(json.loads(raw.decode("utf-8")))
+        except (UnicodeDecodeError, json.JSONDecodeError, ValueError, RecursionError) as e:
+            why = "not JSON" if isinstance(e, (UnicodeDecodeError, json.JSONDecodeError)) else str(e)
+            raise ResultsError(f"{path}, line {number}: not a results line ({why})") from None
+        out.append((number, key, result))
+    return out, end, torn
+
+
+def merge_results(lines: Iterable[tuple[str, int, dict, DealResult]]) -> tuple[dict | None, dict[str, DealResult]]:
+    """One result per deal from (file, line, key, result) lines: the same deal twice counts
+    once (a decided result over "unknown"); every line must be for one game, rules and player,
+    and a deal both won and lost is an error, since the solver is deterministic and sound."""
+    key: dict | None = None
+    where: dict[str, str] = {}
+    merged: dict[str, DealResult] = {}
+    for path, number, k, result in lines:
+        if key is None:
+            key, first = k, f"{path}, line {number}"
+        elif k != key:
+            raise ResultsError(f"{path}, line {number} is for {describe_key(k)}, but {first} is for "
+                               f"{describe_key(key)}: one report covers one game, rules and player")
+        old = merged.get(result.deal)
+        if old is None or old.result == "unknown":
+            merged[result.deal] = result
+            where[result.deal] = f"{path}, line {number}"
+        elif result.result not in ("unknown", old.result):
+            raise ResultsError(f"deal {result.deal} is {old.result} in {where[result.deal]} but "
+                               f"{result.result} in {path}, line {number}: conflicting verdicts")
+    return key, merged
+
+
+class ResultsFile:
+    """A results file being written: what it already holds (checked against the run), and an
+    append that writes one line and flushes it."""
+
+    def __init__(self, path: str, key: dict):
+        self.path = path
+        self.key = key
+        self.torn = False  # its last line was cut short and is being redone
+        self.results: dict[str, DealResult] = {}
+        try:
+            lines, end, self.torn = read_results(path)
+        except FileNotFoundError:
+            lines, end = [], 0
+        for number, k, _ in lines:
+            if k != key:
+                raise ResultsError(f"{path} holds results for {describe_key(k)} (line {number}), not for "
+                                   f"{describe_key(key)}: give another --out file, or the options it was "
+                                   "written with to resume it")
+        _, self.results = merge_results((path, n, k, r) for n, k, r in lines)
+        try:
+            self.file = open(path, "ab")  # noqa: SIM115 - closed by close()
+            if self.torn:
+                self.file.truncate(end)
+        except OSError as e:
+            raise ResultsError(f"cannot write {path}: {e.strerror or e}") from None
+
+    def add(self, result: DealResult) -> None:
+        line = json.dumps(result_record(result, self.key), ensure_ascii=False) + "\n"
+        try:
+            self.file.write(line.encode("utf-8"))  # one write call a line: a kill tears the last at most
+            self.file.flush()
+        except OSError as e:
+            raise ResultsError(f"cannot write {self.path}: {e.strerror or e}; the deals finished "
+                               "before are kept in it (run the same command again to go on)") from None
+        old = self.results.get(result.deal)
+        if old is None or old.result == "unknown":
+            self.results[result.deal] = result
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.file.close()
+
+
+def report_from_files(paths: list[str], games: dict[str, Game]) -> StatsReport:
+    """The report on what results files hold (nothing is solved)."""
+    lines: list[tuple[str, int, dict, DealResult]] = []
+    for path in paths:
+        try:
+            got, _, _ = read_results(path)
+        except FileNotFoundError:
+            raise ResultsError(f"cannot read {path}: no such file") from None
+        lines.extend((path, n, k, r) for n, k, r in got)
+    key, merged = merge_results(lines)
+    if key is None:
+        raise ResultsError(f"{' and '.join(paths)}: no results in {'them' if len(paths) > 1 else 'it'}")
+    game = games.get(key["game"])
+    if game is None:
+        raise ResultsError(f"{paths[0]}: results for {key['game']!r}, a game this musical does not know")
+    try:
+        rules = game.rules_from_options({k: _option_text(v) for k, v in key["rules"].items()})
+    except RulesError as e:
+        raise ResultsError(f"{paths[0]}: {e}") from None
+    results = sorted(merged.values(), key=_deal_order)
+    seconds = sum(r.seconds for r in results)
+    return summarise(results, game, rules, key["player"], seconds)
+
+
+def _deal_order(result: DealResult) -> tuple[int, int]:
+    deal = DealNumber.parse(result.deal)
+    return (deal.ms, deal.number)

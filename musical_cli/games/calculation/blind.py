@@ -36,7 +36,7 @@ from .solver import RankSolver, clearable_on, pack_heights, solve_calculation
 
 __all__ = [
     "View", "view_of", "blind_move", "blind_play", "hint_calculation", "safe_calculation_moves",
-    "heuristic_move",
+    "heuristic_move", "clear_caches",
 ]
 
 SEQ = SEQUENCES
@@ -355,6 +355,15 @@ def blind_play(state: CalculationState, seed: int = 0, rollouts: int = ROLLOUTS,
         moves.append(move)
         if progress is not None:
             progress(len(moves), time.perf_counter() - start)
+
+
+def clear_caches() -> None:
+    """Empty the placing costs and clearability memos. Both hold up to CACHE_LIMIT entries of a
+    few hundred bytes: kept across deals they made one worker of ``musical stats --player blind``
+    grow to 500 MB and more (issue 12, item 3); emptied between deals, a worker stays near its
+    size after one deal. A deal refills them within its first moves."""
+    _COSTS.clear()
+    _CLEARABLE.clear()
 
 
 def hint_calculation(state: CalculationState) -> Move | None:

@@ -229,6 +229,15 @@ def relaxed_winnable(h: tuple[int, ...], piles: tuple[int, ...]) -> bool:
     return got
 
 
+def clear_caches() -> None:
+    """Empty the module's memos (fronts, relaxation verdicts). They are keyed by piles and
+    heights, so a new deal reuses little of them: a run over many deals calls this between deals
+    to keep a worker's memory flat (issue 12, item 3)."""
+    _FRONTS.clear()
+    _FRONTS[0] = (TOP,)
+    _RELAXED.clear()
+
+
 def _greedy_clears(h: tuple[int, ...], piles: tuple[int, ...], free: list[int]) -> bool:
     """A quick witness for the relaxation: give each foundation a pile top it may take, else a
     free copy, while any does; True if that builds everything."""

@@ -153,6 +153,11 @@ class Limit(Exception):
 _MATCH_CACHE: dict[tuple[int, tuple[int, ...]], tuple[int, ...] | None] = {}
 
 
+def clear_caches() -> None:
+    """Empty the matching memo; a run over many deals calls this between deals."""
+    _MATCH_CACHE.clear()
+
+
 def match(need: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:
     """Rule 1: the copies' allowed sets cut to the foundations each gets in some perfect matching
     of the copies onto the foundations in ``need``; None when there is no perfect matching."""
