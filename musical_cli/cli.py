@@ -451,8 +451,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
     elif not args.deals:
         raise UsageError("which deals? give N or A-B (or --from FILE to report on a results file)")
     # Ctrl-C, pressed any number of times, only asks the run to stop: the report still comes, then
-    # exit status 130 (issue 12, item 4).
-    with catching_interrupts() as interrupts:
+    # exit status 130 (issue 12, item 4); presses after that are ignored until the program exits.
+    with catching_interrupts(then_ignore=True) as interrupts:
         try:
             report = _stats_report(args)
         except ResultsError as e:

@@ -171,10 +171,12 @@ INTERRUPTS = _Interrupts()
 
 
 @contextlib.contextmanager
-def catching_interrupts() -> Iterator[_Interrupts]:
+def catching_interrupts(then_ignore: bool = False) -> Iterator[_Interrupts]:
     """While in force (in the main thread), SIGINT only counts: no KeyboardInterrupt can land in
     the middle of a pool's shutdown, a file write or the report. Nested uses share one count,
-    which the outermost resets."""
+    which the outermost resets. With ``then_ignore``, a run that was interrupted leaves SIGINT
+    ignored rather than restoring the handler: the program is about to exit, and a press still
+    coming must not turn into a traceback on the way out."""
     main = threading.current_thread() is threading.main_thread()
     if INTERRUPTS.depth == 0:
         INTERRUPTS.count = 0
@@ -185,7 +187,7 @@ def catching_interrupts() -> Iterator[_Interrupts]:
     finally:
         INTERRUPTS.depth -= 1
         if main:
-            signal.signal(signal.SIGINT, previous)
+            signal.signal(signal.SIGINT, signal.SIG_IGN if then_ignore and INTERRUPTS.requested else previous)
 
 
 class _Cancelled(Exception):
