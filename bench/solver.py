@@ -173,6 +173,26 @@ def hints(count: int, budget: float | None, seed: int = 5) -> None:
     print(f"   peak RSS so far: this process {own:.0f} MB, largest worker {children:.0f} MB")
 
 
+def speedup(deals: list[DealNumber], redeals: int | None, budget: float | None) -> None:
+    """The local pool's gain: the same deals on one worker (in this process) and on two."""
+    import os
+
+    walls = {}
+    for workers in (1, 2):
+        load = os.getloadavg()[0]
+        rep = run_stats(deals, MusicalRules(redeals), game=MUSICAL, workers=workers, budget=budget)
+        walls[workers] = rep.seconds_total
+        print(f"   workers {workers}: {rep.deals} deals in {rep.seconds_total:.1f} s wall "
+              f"({sum(r.seconds for r in rep.results):.1f} s solving; won {rep.won}, lost {rep.lost}, "
+              f"unknown {rep.unknown}); load average before {load:.2f}, after {os.getloadavg()[0]:.2f}",
+              flush=True)
+        if rep.interrupted:
+            return
+    print(f"== speedup, {len(deals)} deals at {redeals} redeals, budget {budget} s: "
+          f"{walls[1] / walls[2]:.2f}x with two workers (the target is 1.8x; {os.cpu_count()} cores here, "
+          "shared with whatever else runs: see the load averages)")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--range", dest="ranges", action="append", help="deals, N or A-B (repeatable)")
@@ -185,6 +205,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="also time the shell's whole hint command on the same positions")
     ap.add_argument("--full", action="store_true", help="all targets on deals 1-1000 (long)")
     ap.add_argument("--verbose", action="store_true", help="one line per deal on stderr as it finishes")
+    ap.add_argument("--speedup", action="store_true",
+                    help="deals 1-2000 (or --range) at two redeals (or --redeals) with one worker, then two: "
+                         "the wall times and their ratio (issue 14: at least 1.8)")
     args = ap.parse_args(argv)
     global VERBOSE
     VERBOSE = args.verbose
@@ -194,6 +217,10 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, _interrupt)
 
     print(f"solver benchmark; python {sys.version.split()[0]}")
+    if args.speedup:
+        deals = [d for r in (args.ranges or ["1-2000"]) for d in parse_deal_range(r)]
+        speedup(deals, parse_redeals((args.redeals or ["2"])[0]), args.budget)
+        return 0
     if not args.no_deals:
         if args.ranges or args.redeals:
             deals = [d for r in (args.ranges or ["1-200"]) for d in parse_deal_range(r)]

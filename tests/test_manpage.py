@@ -198,7 +198,7 @@ def test_an_installed_page_is_this_page():
 def test_readme_gives_the_two_setup_commands():
     text = README.read_text(encoding="utf-8")
     assert "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/musical" in text
-    assert "python3 -m venv .venv && .venv/bin/pip install '.[test]' && .venv/bin/python -m pytest -q" in text
+    assert "python3 -m venv .venv && .venv/bin/pip install '.[test,cluster]' && .venv/bin/python -m pytest -q" in text
 
 
 def _subsection_paragraphs(section: str, title: str) -> list[str]:
@@ -241,3 +241,11 @@ def test_every_rule_option_has_an_entry(flag):
     assert flag in documented, f"rule option {flag} has no .TP entry under OPTIONS in man/musical.1"
     owners = [game for game, _ in cli.rule_flags()[flag]]
     assert all(f".SS {game.title}" in _section("GAMES") for game in owners)
+
+
+def test_ci_installs_what_the_readme_says():
+    """CI runs on a clean clone: it must install the extras the README's test command installs
+    (the cluster tests need the cluster extra), no more and no less."""
+    readme = re.findall(r"pip install '(\.\[[^\]]*\])' && \.venv/bin/python -m pytest", README.read_text(encoding="utf-8"))
+    ci = re.findall(r'"\$venv/bin/pip" install \'(\.\[[^\]]*\])\'', (ROOT / ".ci" / "run").read_text(encoding="utf-8"))
+    assert readme and ci == readme[:1], (readme, ci)
