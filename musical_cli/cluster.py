@@ -11,6 +11,7 @@ whose task failed all the same (``pure=False`` gives the new task a key of its o
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Iterator
 from concurrent.futures import Executor
 
@@ -30,6 +31,34 @@ def _worker_version() -> str:
     return version
 
 
+def _connect(client_class, address: str):
+    """A client of the scheduler at ``address``. Dask's own timeout covers a port where nothing
+    listens, but not one where something else answers (the scheduler's dashboard port, 8787,
+    for one): there the handshake waits for ever. So the client is made in a thread of its own,
+    given the same time, and left behind if it has not connected by then."""
+    box: dict = {}
+
+    def connect() -> None:
+        try:
+            box["client"] = client_class(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+        except Exception as e:  # noqa: BLE001 - said in one line below
+            box["error"] = e
+
+    thread = threading.Thread(target=connect, name="musical-dask-connect", daemon=True)
+    thread.start()
+    thread.join(_seconds(CONNECT_TIMEOUT) + 2)
+    if "client" in box:
+        return box["client"]
+    if thread.is_alive():
+        raise ClusterError(f"no answer from a Dask scheduler at {address} within {CONNECT_TIMEOUT}: "
+                           "is that the scheduler's address (tcp://HOST:8786 by default)?")
+    raise ClusterError(f"cannot reach a Dask scheduler at {address}: {box.get('error')}")
+
+
+def _seconds(text: str) -> float:
+    return float(text.rstrip("s"))
+
+
 @contextlib.contextmanager
 def cluster_executor(address: str) -> Iterator[tuple[Executor, int]]:
     """(an executor on the cluster at ``address``, its number of worker threads), closed after."""
@@ -38,10 +67,7 @@ def cluster_executor(address: str) -> Iterator[tuple[Executor, int]]:
     except ImportError:
         raise ClusterError("--scheduler needs Dask's distributed package: pip install 'musical-cli[cluster]'") \
             from None
-    try:
-        client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as e:
-        raise ClusterError(f"cannot reach a Dask scheduler at {address}: {e}") from None
+    client = _connect(Client, address)
     try:
         try:
             versions = client.run(_worker_version)

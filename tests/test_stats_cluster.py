@@ -100,3 +100,19 @@ def test_no_scheduler_there(capsys, monkeypatch):
     status = main(["stats", "1", "--scheduler", "tcp://127.0.0.1:9"])
     err = capsys.readouterr()[1]
     assert status == 2 and "cannot reach a Dask scheduler at tcp://127.0.0.1:9" in err
+
+
+def test_something_else_at_that_address(capsys, monkeypatch):
+    """A port where something answers that is no scheduler (the dashboard's, say): Dask's
+    handshake would wait for ever; the command gives up after its timeout."""
+    import socket
+
+    import musical_cli.cluster
+
+    monkeypatch.setattr(musical_cli.cluster, "CONNECT_TIMEOUT", "1s")
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        status = main(["stats", "1", "--scheduler", f"tcp://127.0.0.1:{server.getsockname()[1]}"])
+    err = capsys.readouterr()[1]
+    assert status == 2 and "no answer from a Dask scheduler" in err
