@@ -10,6 +10,7 @@ solve time on positions from real games (random legal prefixes) at 2 redeals.
     python bench/solver.py --full           # every target: 2/0/1 redeals on deals 1-1000 (long)
     python bench/solver.py --range 1-1000 --redeals 1 --budget 10 --workers 2
     python bench/solver.py --hints 200 --no-deals
+    python bench/solver.py --speedup        # deals 1-2000 at 2 redeals on 1 worker, then 2: the ratio
 
 Targets (issue 5): 2 redeals, deals 1-200 all decided in under 5 s in total on one worker;
 deals 1-1000 all decided with the default budget at 2 and 0 redeals; at least 90% decided at 1
