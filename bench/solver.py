@@ -90,7 +90,7 @@ def run_deals(deals: list[DealNumber], redeals: int | None, budget: float | None
             print(f"\r   {done[0]}/{len(deals)}  {time.perf_counter() - start:.0f} s", end="",
                   file=sys.stderr, flush=True)
 
-    rep = run_stats(deals, MusicalRules(redeals), workers=workers, budget=budget, on_result=tick)
+    rep = run_stats(deals, MusicalRules(redeals), game=MUSICAL, workers=workers, budget=budget, on_result=tick)
     if sys.stderr.isatty():
         print("\r" + " " * 40 + "\r", end="", file=sys.stderr)
     report(title, rep, len(deals))

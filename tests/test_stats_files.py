@@ -7,11 +7,12 @@ import json
 
 import pytest
 
-from musical_cli import blind, solve_calculation
-from musical_cli.calculation import CALCULATION
 from musical_cli.cli import main
 from musical_cli.deals import DealNumber
-from musical_cli.musical import MUSICAL
+from musical_cli.games.calculation import blind
+from musical_cli.games.calculation import solver as solve_calculation
+from musical_cli.games.calculation.rules import CALCULATION
+from musical_cli.games.musical.rules import MUSICAL
 from musical_cli.stats import DealResult, ResultsError, ResultsFile, merge_results, run_key, run_stats
 
 FIELDS = ["game", "rules", "seed", "player", "result", "moves", "nodes", "seconds", "greedy"]
