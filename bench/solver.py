@@ -89,7 +89,8 @@ def run_deals(deals: list[DealNumber], redeals: int | None, budget: float | None
             print(f"\r   {done[0]}/{len(deals)}  {time.perf_counter() - start:.0f} s", end="",
                   file=sys.stderr, flush=True)
 
-    rep = run_stats(deals, MusicalRules(redeals), workers=workers, budget=budget, on_result=tick)
+    rep = run_stats(deals, MusicalRules(redeals), workers=workers, budget=budget, on_result=tick,
+                    game=MUSICAL)
     if sys.stderr.isatty():
         print("\r" + " " * 40 + "\r", end="", file=sys.stderr)
     report(title, rep, len(deals))
@@ -115,6 +116,46 @@ def random_game(n: int, rng: random.Random, redeals: int | None = 2):
         moves.append(move)
         state = MUSICAL.apply(state, move)
     return state, moves
+
+
+def node_capped(deals: list[DealNumber], redeals: int | None, nodes: int | None,
+                budget: float | None, cpu: bool = False) -> None:
+    """Each deal solved in this process with at most ``nodes`` search nodes, or ``budget``
+    seconds of this process's CPU time with ``cpu`` (load-independent budgets: on a shared
+    machine wall seconds say little), one line per deal: result, nodes, CPU seconds."""
+    import types
+
+    from musical_cli.games.musical import solver as musical_solver
+
+    if nodes is None:
+        nodes = 1 << 62
+    if cpu:
+        # the solver's clock reads time.perf_counter: give it CPU time instead
+        musical_solver.time = types.SimpleNamespace(perf_counter=time.process_time)
+
+    class CappedClock(musical_solver.Clock):
+        # checked every 256 nodes, so the cap is exact to that and the same on every run
+        def check(self) -> None:
+            if self.nodes >= nodes:
+                raise musical_solver.Timeout
+            super().check()
+
+    musical_solver.Clock = CappedClock
+
+    print(f"\n== {len(deals)} deals, redeals {redeals}, at most {nodes} nodes a deal, "
+          f"budget {budget} s {'of CPU' if cpu else 'wall'}")
+    counts = {"won": 0, "lost": 0, "unknown": 0}
+    total = 0.0
+    for deal in deals:
+        state = MUSICAL.opening(deal, MusicalRules(redeals))
+        start = time.process_time()
+        result, _, used = musical_solver.solve_position(state, budget)
+        seconds = time.process_time() - start
+        total += seconds
+        counts[result] += 1
+        print(f"   {deal.text} {result} nodes={used} {seconds:.2f}s", flush=True)
+    print(f"   won {counts['won']}  lost {counts['lost']}  unknown {counts['unknown']}; "
+          f"{total:.1f} s of CPU in all")
 
 
 def print_times(what: str, times: list[float], slow: list[str]) -> None:
@@ -184,6 +225,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hint-command", action="store_true",
                     help="also time the shell's whole hint command on the same positions")
     ap.add_argument("--full", action="store_true", help="all targets on deals 1-1000 (long)")
+    ap.add_argument("--nodes", type=int, default=None,
+                    help="instead of run_stats: each deal in this process with at most this many "
+                    "search nodes, one line a deal (for the --range and --redeals given)")
+    ap.add_argument("--cpu", action="store_true",
+                    help="like --nodes, but --budget is seconds of CPU time (with --nodes: both)")
     ap.add_argument("--verbose", action="store_true", help="one line per deal on stderr as it finishes")
     args = ap.parse_args(argv)
     global VERBOSE
@@ -194,7 +240,12 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, _interrupt)
 
     print(f"solver benchmark; python {sys.version.split()[0]}")
-    if not args.no_deals:
+    if args.nodes is not None or args.cpu:
+        deals = [d for r in (args.ranges or ["1-200"]) for d in parse_deal_range(r)]
+        for text in args.redeals or ["1"]:
+            node_capped(deals, parse_redeals(text), args.nodes, args.budget if args.cpu else None,
+                        args.cpu)
+    elif not args.no_deals:
         if args.ranges or args.redeals:
             deals = [d for r in (args.ranges or ["1-200"]) for d in parse_deal_range(r)]
             for text in args.redeals or ["2"]:
