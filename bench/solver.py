@@ -127,6 +127,7 @@ def node_capped(deals: list[DealNumber], redeals: int | None, nodes: int | None,
 
     from musical_cli.games.musical import solver as musical_solver
 
+    cap_text = "no node cap" if nodes is None else f"at most {nodes} nodes a deal"
     if nodes is None:
         nodes = 1 << 62
     if cpu:
@@ -141,19 +142,35 @@ def node_capped(deals: list[DealNumber], redeals: int | None, nodes: int | None,
             super().check()
 
     musical_solver.Clock = CappedClock
+    finder = [""]
 
-    print(f"\n== {len(deals)} deals, redeals {redeals}, at most {nodes} nodes a deal, "
-          f"budget {budget} s {'of CPU' if cpu else 'wall'}")
+    class NoticedLocalSearch(musical_solver.LocalSearch):
+        # to say which part of the portfolio found each win
+        def run(self, max_evals: int, restart_after: int = 300) -> list[int] | None:
+            line = super().run(max_evals, restart_after)
+            if line is not None:
+                finder[0] = " (local search)"
+            return line
+
+    musical_solver.LocalSearch = NoticedLocalSearch
+
+    print(f"\n== {len(deals)} deals, redeals {redeals}, {cap_text}, "
+          f"budget {budget} s {'of CPU' if cpu else '(none)'}")
     counts = {"won": 0, "lost": 0, "unknown": 0}
     total = 0.0
-    for deal in deals:
-        state = MUSICAL.opening(deal, MusicalRules(redeals))
-        start = time.process_time()
-        result, _, used = musical_solver.solve_position(state, budget)
-        seconds = time.process_time() - start
-        total += seconds
-        counts[result] += 1
-        print(f"   {deal.text} {result} nodes={used} {seconds:.2f}s", flush=True)
+    try:
+        for deal in deals:
+            state = MUSICAL.opening(deal, MusicalRules(redeals))
+            finder[0] = ""
+            start = time.process_time()
+            result, _, used = musical_solver.solve_position(state, budget)
+            seconds = time.process_time() - start
+            total += seconds
+            counts[result] += 1
+            found = finder[0] if result == "won" else ""
+            print(f"   {deal.text} {result}{found} nodes={used} {seconds:.2f}s", flush=True)
+    except KeyboardInterrupt:
+        print("   (interrupted)")
     print(f"   won {counts['won']}  lost {counts['lost']}  unknown {counts['unknown']}; "
           f"{total:.1f} s of CPU in all")
 
