@@ -10,6 +10,9 @@ solve time on positions from real games (random legal prefixes) at 2 redeals.
     python bench/solver.py --full           # every target: 2/0/1 redeals on deals 1-1000 (long)
     python bench/solver.py --range 1-1000 --redeals 1 --budget 10 --workers 2
     python bench/solver.py --hints 200 --no-deals
+    python bench/solver.py --cpu --budget 10 --range 1-60 --redeals 1 --hints 0
+                                            # one process, 10 s of CPU a deal, a line a deal
+    python bench/solver.py --nodes 400000 --range 2 --hints 0    # a node cap instead
 
 Targets (issue 5): 2 redeals, deals 1-200 all decided in under 5 s in total on one worker;
 deals 1-1000 all decided with the default budget at 2 and 0 redeals; at least 90% decided at 1
@@ -154,8 +157,8 @@ def node_capped(deals: list[DealNumber], redeals: int | None, nodes: int | None,
 
     musical_solver.LocalSearch = NoticedLocalSearch
 
-    print(f"\n== {len(deals)} deals, redeals {redeals}, {cap_text}, "
-          f"budget {budget} s {'of CPU' if cpu else '(none)'}")
+    budget_text = f"budget {budget} s of CPU" if cpu else "no time budget"
+    print(f"\n== {len(deals)} deals, redeals {redeals}, {cap_text}, {budget_text}")
     counts = {"won": 0, "lost": 0, "unknown": 0}
     total = 0.0
     try:
