@@ -13,6 +13,8 @@ solve time on positions from real games (random legal prefixes) at 2 redeals.
     python bench/solver.py --cpu --budget 10 --range 1-60 --redeals 1 --hints 0
                                             # one process, 10 s of CPU a deal, a line a deal
     python bench/solver.py --nodes 400000 --range 2 --hints 0    # a node cap instead
+    python bench/solver.py --nodes 1000000 --exhaustive --range 16 --hints 0
+                                            # the exhaustive search alone (proofs of loss)
 
 Targets (issue 5): 2 redeals, deals 1-200 all decided in under 5 s in total on one worker;
 deals 1-1000 all decided with the default budget at 2 and 0 redeals; at least 90% decided at 1
@@ -122,10 +124,11 @@ def random_game(n: int, rng: random.Random, redeals: int | None = 2):
 
 
 def node_capped(deals: list[DealNumber], redeals: int | None, nodes: int | None,
-                budget: float | None, cpu: bool = False) -> None:
+                budget: float | None, cpu: bool = False, exhaustive: bool = False) -> None:
     """Each deal solved in this process with at most ``nodes`` search nodes, or ``budget``
     seconds of this process's CPU time with ``cpu`` (load-independent budgets: on a shared
-    machine wall seconds say little), one line per deal: result, nodes, CPU seconds."""
+    machine wall seconds say little), one line per deal: result, nodes, CPU seconds. With
+    ``exhaustive``, the exhaustive search alone (no local search, no time budget)."""
     import types
 
     from musical_cli.games.musical import solver as musical_solver
@@ -158,6 +161,8 @@ def node_capped(deals: list[DealNumber], redeals: int | None, nodes: int | None,
     musical_solver.LocalSearch = NoticedLocalSearch
 
     budget_text = f"budget {budget} s of CPU" if cpu else "no time budget"
+    if exhaustive:
+        budget_text = "the exhaustive search alone, no time budget"
     print(f"\n== {len(deals)} deals, redeals {redeals}, {cap_text}, {budget_text}")
     counts = {"won": 0, "lost": 0, "unknown": 0}
     total = 0.0
@@ -166,7 +171,15 @@ def node_capped(deals: list[DealNumber], redeals: int | None, nodes: int | None,
             state = MUSICAL.opening(deal, MusicalRules(redeals))
             finder[0] = ""
             start = time.process_time()
-            result, _, used = musical_solver.solve_position(state, budget)
+            if exhaustive:
+                clock = musical_solver.Clock(None, None)
+                try:
+                    got = musical_solver.Search(musical_solver.Position(state), clock).run(nodes)
+                except musical_solver.Timeout:  # the capped clock's check, before run's own limit
+                    got = None
+                result, used = {True: "won", False: "lost", None: "unknown"}[got], clock.nodes
+            else:
+                result, _, used = musical_solver.solve_position(state, budget)
             seconds = time.process_time() - start
             total += seconds
             counts[result] += 1
@@ -248,6 +261,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--nodes", type=int, default=None,
                     help="instead of run_stats: each deal in this process with at most this many "
                     "search nodes, one line a deal (for the --range and --redeals given)")
+    ap.add_argument("--exhaustive", action="store_true",
+                    help="with --nodes: the exhaustive search alone, without the local search")
     ap.add_argument("--cpu", action="store_true",
                     help="like --nodes, but --budget is seconds of CPU time (with --nodes: both)")
     ap.add_argument("--verbose", action="store_true", help="one line per deal on stderr as it finishes")
@@ -264,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
         deals = [d for r in (args.ranges or ["1-200"]) for d in parse_deal_range(r)]
         for text in args.redeals or ["1"]:
             node_capped(deals, parse_redeals(text), args.nodes, args.budget if args.cpu else None,
-                        args.cpu)
+                        args.cpu, args.exhaustive and args.nodes is not None)
     elif not args.no_deals:
         if args.ranges or args.redeals:
             deals = [d for r in (args.ranges or ["1-200"]) for d in parse_deal_range(r)]
