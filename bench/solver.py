@@ -11,6 +11,11 @@ solve time on positions from real games (random legal prefixes) at 2 redeals.
     python bench/solver.py --range 1-1000 --redeals 1 --budget 10 --workers 2
     python bench/solver.py --hints 200 --no-deals
     python bench/solver.py --speedup        # deals 1-2000 at 2 redeals on 1 worker, then 2: the ratio
+    python bench/solver.py --cpu --budget 10 --range 1-60 --redeals 1 --hints 0
+                                            # one process, 10 s of CPU a deal, a line a deal
+    python bench/solver.py --nodes 400000 --range 2 --hints 0    # a node cap instead
+    python bench/solver.py --nodes 1000000 --exhaustive --range 16 --hints 0
+                                            # the exhaustive search alone (proofs of loss)
 
 Targets (issue 5): 2 redeals, deals 1-200 all decided in under 5 s in total on one worker;
 deals 1-1000 all decided with the default budget at 2 and 0 redeals; at least 90% decided at 1
@@ -118,6 +123,74 @@ def random_game(n: int, rng: random.Random, redeals: int | None = 2):
     return state, moves
 
 
+def node_capped(deals: list[DealNumber], redeals: int | None, nodes: int | None,
+                budget: float | None, cpu: bool = False, exhaustive: bool = False) -> None:
+    """Each deal solved in this process with at most ``nodes`` search nodes, or ``budget``
+    seconds of this process's CPU time with ``cpu`` (load-independent budgets: on a shared
+    machine wall seconds say little), one line per deal: result, nodes, CPU seconds. With
+    ``exhaustive``, the exhaustive search alone (no local search, no time budget)."""
+    import types
+
+    from musical_cli.games.musical import solver as musical_solver
+
+    cap_text = "no node cap" if nodes is None else f"at most {nodes} nodes a deal"
+    if nodes is None:
+        nodes = 1 << 62
+    if cpu:
+        # the solver's clock reads time.perf_counter: give it CPU time instead
+        musical_solver.time = types.SimpleNamespace(perf_counter=time.process_time)
+
+    class CappedClock(musical_solver.Clock):
+        # checked every 256 nodes, so the cap is exact to that and the same on every run
+        def check(self) -> None:
+            if self.nodes >= nodes:
+                raise musical_solver.Timeout
+            super().check()
+
+    musical_solver.Clock = CappedClock
+    finder = [""]
+
+    class NoticedLocalSearch(musical_solver.LocalSearch):
+        # to say which part of the portfolio found each win
+        def run(self, max_evals: int, restart_after: int = 300) -> list[int] | None:
+            line = super().run(max_evals, restart_after)
+            if line is not None:
+                finder[0] = " (local search)"
+            return line
+
+    musical_solver.LocalSearch = NoticedLocalSearch
+
+    budget_text = f"budget {budget} s of CPU" if cpu else "no time budget"
+    if exhaustive:
+        budget_text = "the exhaustive search alone, no time budget"
+    print(f"\n== {len(deals)} deals, redeals {redeals}, {cap_text}, {budget_text}")
+    counts = {"won": 0, "lost": 0, "unknown": 0}
+    total = 0.0
+    try:
+        for deal in deals:
+            state = MUSICAL.opening(deal, MusicalRules(redeals))
+            finder[0] = ""
+            start = time.process_time()
+            if exhaustive:
+                clock = musical_solver.Clock(None, None)
+                try:
+                    got = musical_solver.Search(musical_solver.Position(state), clock).run(nodes)
+                except musical_solver.Timeout:  # the capped clock's check, before run's own limit
+                    got = None
+                result, used = {True: "won", False: "lost", None: "unknown"}[got], clock.nodes
+            else:
+                result, _, used = musical_solver.solve_position(state, budget)
+            seconds = time.process_time() - start
+            total += seconds
+            counts[result] += 1
+            found = finder[0] if result == "won" else ""
+            print(f"   {deal.text} {result}{found} nodes={used} {seconds:.2f}s", flush=True)
+    except KeyboardInterrupt:
+        print("   (interrupted)")
+    print(f"   won {counts['won']}  lost {counts['lost']}  unknown {counts['unknown']}; "
+          f"{total:.1f} s of CPU in all")
+
+
 def print_times(what: str, times: list[float], slow: list[str]) -> None:
     """Median, 90th percentile and max of ``times``, how many took a second or more, and the
     ``slow`` ones' descriptions."""
@@ -205,6 +278,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hint-command", action="store_true",
                     help="also time the shell's whole hint command on the same positions")
     ap.add_argument("--full", action="store_true", help="all targets on deals 1-1000 (long)")
+    ap.add_argument("--nodes", type=int, default=None,
+                    help="instead of run_stats: each deal in this process with at most this many "
+                    "search nodes, one line a deal (for the --range and --redeals given)")
+    ap.add_argument("--exhaustive", action="store_true",
+                    help="with --nodes: the exhaustive search alone, without the local search")
+    ap.add_argument("--cpu", action="store_true",
+                    help="like --nodes, but --budget is seconds of CPU time (with --nodes: both)")
     ap.add_argument("--verbose", action="store_true", help="one line per deal on stderr as it finishes")
     ap.add_argument("--speedup", action="store_true",
                     help="deals 1-2000 (or --range) at two redeals (or --redeals) with one worker, then two: "
@@ -222,7 +302,12 @@ def main(argv: list[str] | None = None) -> int:
         deals = [d for r in (args.ranges or ["1-2000"]) for d in parse_deal_range(r)]
         speedup(deals, parse_redeals((args.redeals or ["2"])[0]), args.budget)
         return 0
-    if not args.no_deals:
+    if args.nodes is not None or args.cpu:
+        deals = [d for r in (args.ranges or ["1-200"]) for d in parse_deal_range(r)]
+        for text in args.redeals or ["1"]:
+            node_capped(deals, parse_redeals(text), args.nodes, args.budget if args.cpu else None,
+                        args.cpu, args.exhaustive and args.nodes is not None)
+    elif not args.no_deals:
         if args.ranges or args.redeals:
             deals = [d for r in (args.ranges or ["1-200"]) for d in parse_deal_range(r)]
             for text in args.redeals or ["2"]:
