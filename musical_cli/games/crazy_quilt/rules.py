@@ -346,7 +346,7 @@ class CrazyQuilt(Game):
             if need is None:
                 self._refuse(state, move, f"foundation {i} is complete")
             if need != card:
-                self._refuse(state, move, "foundation {} needs {{}}; {} shows {{}}".format(i, _shown(source)), need, card)
+                self._refuse(state, move, f"foundation {i} needs {{}}; {_shown(source)} shows {{}}", need, card)
             foundations = tuple(f + (card,) if n == i else f for n, f in enumerate(state.foundations, 1))
             return _take(state, source, foundations=foundations)
         if target.kind == WASTE:
@@ -451,13 +451,13 @@ def stuck_for_ever(state: CrazyQuiltState, legal: Sequence[Move] | None = None) 
         legal = game.legal_moves(state)
     if any(is_progress(m) for m in legal):
         return False
-    seen = {tuple(sorted(state.reserves))}
+    seen = {_arrangement(state)}
     todo = [(state, legal)]
     while todo:
         s, moves = todo.pop()
         for move in moves:
             nxt = game.apply(s, move)
-            key = tuple(sorted(nxt.reserves))
+            key = _arrangement(nxt)
             if key in seen:
                 continue
             seen.add(key)
@@ -466,6 +466,11 @@ def stuck_for_ever(state: CrazyQuiltState, legal: Sequence[Move] | None = None) 
                 return False
             todo.append((nxt, nxt_moves))
     return True
+
+
+def _arrangement(state: CrazyQuiltState) -> tuple:
+    """The reserves as piles in no particular order of the reserves."""
+    return tuple(sorted(tuple(c.sort_key() for c in r) for r in state.reserves))
 
 
 def short_form(state: CrazyQuiltState, source: Place) -> Move:
