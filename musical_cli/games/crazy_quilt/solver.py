@@ -397,16 +397,22 @@ class Search:
         return False, incomplete
 
     def run(self, lds: int = LDS_MAX) -> tuple[str, list]:
-        for d in [*range(lds + 1), INF]:
-            line: list = []
-            won, incomplete = self.dfs(self.root, d, line)
-            if won:
-                return "won", line
-            if not incomplete or (d == INF and not self.too_deep):
-                return "lost", []
-            if d == INF:
-                raise Timeout  # cut by depth: undecided
-        raise AssertionError  # unreachable: the last iteration decides
+        """("won", internal moves) or ("lost", []); Timeout when the budget runs out."""
+        limit = sys.getrecursionlimit()
+        # One frame a move of the line: up to 104 plays and 32 deals a pass, and in Persian Rug
+        # the reserve shuffles of a simple path, at most DEPTH_MAX in all.
+        sys.setrecursionlimit(max(limit, 2 * DEPTH_MAX + 200))
+        try:
+            for d in [*range(lds + 1), INF]:
+                line: list = []
+                won, incomplete = self.dfs(self.root, d, line)
+                if won:
+                    return "won", line
+                if not incomplete or (d == INF and not self.too_deep):
+                    return "lost", []
+            raise Timeout  # cut by depth: undecided
+        finally:
+            sys.setrecursionlimit(limit)
 
 
 def search(state: CrazyQuiltState, budget: float | None = 10.0,
@@ -417,16 +423,10 @@ def search(state: CrazyQuiltState, budget: float | None = 10.0,
     if outcome is not Outcome.IN_PLAY:
         return ("won" if outcome is Outcome.WON else "lost"), (), 0
     s = Search(state, budget, progress)
-    limit = sys.getrecursionlimit()
-    # A line is one frame a move: up to 104 plays and 32 deals a pass, and in Persian Rug the
-    # reserve shuffles of a simple path, which may be many more.
-    sys.setrecursionlimit(max(limit, 2 * DEPTH_MAX + 200))
     try:
         result, line = s.run()
     except Timeout:
         return "unknown", (), s.nodes
-    finally:
-        sys.setrecursionlimit(limit)
     moves = tuple(to_move(m) for m in line)
     if result == "won" and CRAZY_QUILT.outcome(CRAZY_QUILT.play(state, moves)) is not Outcome.WON:
         raise AssertionError("solver bug: the winning line does not win")
