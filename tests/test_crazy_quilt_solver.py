@@ -286,3 +286,29 @@ def test_search_of_finished_positions():
         assert search(lost) == ("lost", (), 0)
     with pytest.raises(IllegalMove):
         GAME.apply(lost, Transfer(solver.W, solver.F(1)))
+
+
+def test_a_playable_card_whose_twin_is_not_on_the_other_foundation_is_not_safe():
+    """Rule 1 needs the twin on the other foundation. Here 5H on the waste fits f3 (hearts up)
+    while f7 (hearts down, at 7) has no 5H yet: playing it at once loses, since the 4H of q34
+    must go onto it to uncover the 6H of q44 that f7 needs (and the other 6H, in q45, lies
+    beside it)."""
+    hearts_up = cards("AH 2H 3H 4H")
+    hearts_down = cards("KH QH JH TH 9H 8H 7H")
+    ups = [tuple(Card(r, s) for r in range(1, 14)) for s in SUITS]
+    downs = [tuple(Card(r, s) for r in range(13, 0, -1)) for s in SUITS]
+    ups[2], downs[2] = hearts_up, hearts_down
+    quilt: list[Card | None] = [None] * 64
+    for place, text in (("q34", "4H"), ("q44", "6H"), ("q54", "3H"), ("q11", "5H"), ("q45", "6H"), ("q46", "2H"),
+                        ("q15", "AH"), ("q17", "7H"), ("q18", "8H"), ("q21", "9H"), ("q41", "TH"),
+                        ("q61", "JH"), ("q81", "QH"), ("q82", "KH")):
+        quilt[8 * (int(place[1]) - 1) + int(place[2]) - 1] = Card.parse(text)
+    state = CrazyQuiltState(CrazyQuiltRules(0), tuple(ups + downs), tuple(quilt), (), cards("5H"))
+    assert check(state) == "won"
+    eager = GAME.apply(state, Transfer(solver.W, solver.F(3)))
+    assert brute_force(eager) == "lost"
+    assert safe_moves(state) == ()
+    # Once the 5H's twin is on f7 (and the 4H on it gone there too), the same play is safe.
+    later = GAME.play(state, [Transfer(solver.place_of(19), solver.W), Transfer(solver.place_of(27), solver.F(7)),
+                              Transfer(solver.place_of(0), solver.F(7))])
+    assert [str(m) for m in safe_moves(later)][:2] == ["w f7", "w f3"]
