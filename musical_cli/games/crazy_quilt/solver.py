@@ -149,6 +149,7 @@ class Search:
         self.safe = not self.wrap  # rules 1 and 2
         self.stuck_rule = True  # rule 4
         self.order = True  # the heuristic order (off: the engine's order, for tests)
+        self.cost_index = True  # the k-th child spends k discrepancies (else 1)
         occ = sum(1 << c for c in range(CELLS) if state.quilt[c] is not None)
         up = bytes(len(state.foundations[i]) for i in range(4))
         down = bytes(14 - len(state.foundations[4 + i]) for i in range(4))
@@ -158,6 +159,8 @@ class Search:
             self.root = (occ, bytes(code(c) for c in state.waste), bytes(code(c) for c in state.stock),
                          up, down, state.redeals_left)
         self.avail_cache: dict[int, tuple[int, ...]] = {}
+        # targets[t]: the cards that go onto a card t on the waste or a reserve
+        self.targets = [frozenset(c for c in range(64) if 1 <= c & 15 <= 13 and self.builds(c, t)) for t in range(64)]
         self.tt: dict[bytes, int] = {}
         self.path: set[bytes] = set()
         self.too_deep = False
@@ -211,22 +214,33 @@ class Search:
             up, down = st[2], st[3]
         else:
             up, down = st[3], st[4]
+        wanted: dict[int, int] = {}  # card -> 1 (up wants it), 2 (down), 3 (both)
+        for s in range(4):
+            if up[s] < 13:
+                wanted[s * 16 + up[s] + 1] = 1
+            if down[s] > 1:
+                c = s * 16 + down[s] - 1
+                wanted[c] = wanted.get(c, 0) | 2
         out = []
-        both: dict[int, int] = {}
+        pairs: set[int] = set()
+        safe = self.safe
         for src, c in sources:
+            w = wanted.get(c)
+            if w is None:
+                continue
             s, r = c >> 4, c & 15
-            if up[s] + 1 == r:
-                if self.safe and down[s] <= r:
+            if w & 1:
+                if safe and down[s] <= r:
                     return out, ("f", src, s)
                 out.append(("f", src, s))
-            if down[s] - 1 == r:
-                if self.safe and up[s] >= r:
+            if w & 2:
+                if safe and up[s] >= r:
                     return out, ("f", src, 4 + s)
                 out.append(("f", src, 4 + s))
-            if self.safe and up[s] + 1 == r == down[s] - 1:
-                both[c] = both.get(c, 0) + 1
-                if both[c] == 2:
+            if w == 3 and safe:  # rule 2: the second copy of a card both foundations want
+                if c in pairs:
                     return out, ("f", src, s)
+                pairs.add(c)
         return out, None
 
     def _apply_foundation(self, st: tuple, m: tuple) -> tuple:
@@ -259,13 +273,13 @@ class Search:
         if safe is not None:
             return [(safe, self._apply_foundation(st, safe))]
         if self.order:
-            plays.sort(key=lambda m: 99 if m[1] == WASTE_SRC else -self.frees(occ, m[1]))
-            plays.reverse()
+            plays.sort(key=lambda m: -99 if m[1] == WASTE_SRC else -self.frees(occ, m[1]))
         kids = [(m, self._apply_foundation(st, m)) for m in plays]
         freeing, other = [], []
         if top:
+            targets = self.targets[top]
             for c in av:
-                if self.builds(quilt[c], top):
+                if quilt[c] in targets:
                     m = ("b", c)
                     nxt = (occ & ~(1 << c), waste + bytes((quilt[c],)), stock, up, down, left)
                     if self.order and self.frees(occ, c) > 0:
@@ -292,8 +306,7 @@ class Search:
         if safe is not None:
             return [(safe, self._apply_foundation(st, safe))]
         if self.order:
-            plays.sort(key=lambda m: 99 if m[1] >= RES_SRC else -self.frees(occ, m[1]))
-            plays.reverse()
+            plays.sort(key=lambda m: -99 if m[1] >= RES_SRC else -self.frees(occ, m[1]))
         kids = [(m, self._apply_foundation(st, m)) for m in plays]
         empty = next((j for j, r in enumerate(reserves) if not r), None)
         onto, to_empty = [], []
@@ -380,11 +393,12 @@ class Search:
             self.path.add(key)
         try:
             for i, (m, nxt) in enumerate(kids):
-                if i > d:
+                cost = i if self.cost_index else min(i, 1)
+                if cost > d:
                     incomplete = True
                     break
                 line.append(m)
-                won, cut = self.dfs(nxt, d - i if d < INF else INF, line)
+                won, cut = self.dfs(nxt, d - cost if d < INF else INF, line)
                 if won:
                     return True, False
                 line.pop()
