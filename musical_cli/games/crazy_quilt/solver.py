@@ -221,6 +221,7 @@ class Search:
             if down[s] > 1:
                 c = s * 16 + down[s] - 1
                 wanted[c] = wanted.get(c, 0) | 2
+        self.wanted = wanted
         out = []
         pairs: set[int] = set()
         safe = self.safe
@@ -278,14 +279,23 @@ class Search:
         freeing, other = [], []
         if top:
             targets = self.targets[top]
+            wanted = self.wanted
+            avail = set(av)
             for c in av:
                 if quilt[c] in targets:
                     m = ("b", c)
                     nxt = (occ & ~(1 << c), waste + bytes((quilt[c],)), stock, up, down, left)
-                    if self.order and self.frees(occ, c) > 0:
-                        freeing.append((m, nxt))
+                    if not self.order:
+                        other.append((m, nxt))
+                        continue
+                    new = [x for x in self.avail(nxt[0]) if x not in avail]
+                    if new:
+                        # One step ahead: builds that uncover a card a foundation wants first.
+                        freeing.append(((-sum(quilt[x] in wanted for x in new), -len(new)), m, nxt))
                     else:
                         other.append((m, nxt))
+            freeing.sort(key=lambda t: t[0])
+            freeing = [(m, nxt) for _, m, nxt in freeing]
         turn = []
         if stock:
             turn.append((("d",), (occ, waste + stock[:1], stock[1:], up, down, left)))
@@ -320,9 +330,6 @@ class Search:
             if empty is not None:
                 to_empty.append((("R", c, empty), (rest, reserves[:empty] + (bytes((card,)),) + reserves[empty + 1:],
                                                    up, down)))
-        if self.order:
-            onto.sort(key=lambda k: -self.frees(occ, k[0][1]))
-            to_empty.sort(key=lambda k: -self.frees(occ, k[0][1]))
         shuffles = []
         for j, r in enumerate(reserves):
             if not r:
@@ -337,7 +344,26 @@ class Search:
                 new[j] = r[:-1]
                 new[k] = other + bytes((card,))
                 shuffles.append((("R", RES_SRC + j, k), (occ, tuple(new), up, down)))
-        return kids + onto + to_empty + shuffles
+        if not self.order:
+            return kids + onto + to_empty + shuffles
+        # One step ahead: moves that uncover a card a foundation wants first (the foundations do
+        # not change, so neither does what they want), then builds, empty reserves, shuffles.
+        wanted = self.wanted
+        avail = set(av)
+        scored = []
+        for rank, group in enumerate((onto, to_empty, shuffles)):
+            for m, nxt in group:
+                src = m[1]
+                if src >= RES_SRC:
+                    below = reserves[src - RES_SRC]
+                    shows = 1 if len(below) > 1 and below[-2] in wanted else 0
+                    score = (-shows, rank, 0)
+                else:
+                    new = [c for c in self.avail(nxt[0]) if c not in avail]
+                    score = (-sum(quilt[c] in wanted for c in new), rank, -len(new))
+                scored.append((score, m, nxt))
+        scored.sort(key=lambda t: t[0])
+        return kids + [(m, nxt) for _, m, nxt in scored]
 
     # -- rule 4 -----------------------------------------------------------------------------
     def stuck(self, st: tuple) -> bool:
