@@ -235,8 +235,15 @@ class CrazyQuilt(Game):
         return CrazyQuiltState(rules, foundations, quilt, stock)
 
     # --- moves -----------------------------------------------------------------------------
-    def _to_foundations(self, state: CrazyQuiltState, source: Place, card: Card) -> list[Move]:
-        return [Transfer(source, F(i)) for i in state.wanting(card)]
+    @staticmethod
+    def _wants(state: CrazyQuiltState) -> dict[Card, list[int]]:
+        """Each card some foundation takes next, and which (computed once per position)."""
+        wants: dict[Card, list[int]] = {}
+        for i in range(1, FOUNDATIONS + 1):
+            need = state.needs(i)
+            if need is not None:
+                wants.setdefault(need, []).append(i)
+        return wants
 
     def legal_moves(self, state: CrazyQuiltState) -> tuple[Move, ...]:
         """Every legal move, in a fixed order: waste or reserve tops to the foundations, quilt
@@ -245,14 +252,15 @@ class CrazyQuilt(Game):
         moves: list[Move] = []
         wrap = state.rules.wrap
         top = state.waste_top
+        wants = self._wants(state)
         if top is not None:
-            moves += self._to_foundations(state, W, top)
+            moves += [Transfer(W, F(i)) for i in wants.get(top, ())]
         for j, reserve in enumerate(state.reserves, 1):
             if reserve:
-                moves += self._to_foundations(state, R(j), reserve[-1])
+                moves += [Transfer(R(j), F(i)) for i in wants.get(reserve[-1], ())]
         cells = state.available_cells()
         for cell in cells:
-            moves += self._to_foundations(state, place_of(cell), state.quilt[cell])
+            moves += [Transfer(place_of(cell), F(i)) for i in wants.get(state.quilt[cell], ())]
         for cell in cells:
             card = state.quilt[cell]
             if top is not None and builds_on(card, top, wrap):

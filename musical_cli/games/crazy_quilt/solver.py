@@ -185,6 +185,14 @@ class Search:
         """How many quilt cards become available when ``cell`` empties."""
         return len(self.avail(occ & ~(1 << cell))) - len(self.avail(occ)) + 1
 
+    def _uncovers(self, occ: int, cell: int, av: tuple[int, ...]) -> tuple[int, int]:
+        """For the move order: minus the wanted cards and minus all the cards that emptying
+        ``cell`` makes available."""
+        new = [x for x in self.avail(occ & ~(1 << cell)) if x not in av]
+        quilt = self.quilt
+        wanted = self.wanted
+        return (-sum(quilt[x] in wanted for x in new), -len(new))
+
     def builds(self, card: int, below: int) -> bool:
         if card >> 4 != below >> 4:
             return False
@@ -274,7 +282,7 @@ class Search:
         if safe is not None:
             return [(safe, self._apply_foundation(st, safe))]
         if self.order:
-            plays.sort(key=lambda m: -99 if m[1] == WASTE_SRC else -self.frees(occ, m[1]))
+            plays.sort(key=lambda m: (-99, 0) if m[1] == WASTE_SRC else self._uncovers(occ, m[1], av))
         kids = [(m, self._apply_foundation(st, m)) for m in plays]
         freeing, other = [], []
         if top:
