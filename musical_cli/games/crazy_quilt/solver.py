@@ -29,11 +29,15 @@ line, which is never cleared). A position all of whose lines were explored (no d
 no child skipped on a mark that was not such a proof) is stored as *proven lost* and skipped by
 every later iteration; an LDS iteration that cut nothing at all is itself a proof of loss.
 
-Move ordering (from the issue's planning notes): foundation moves first (the waste or reserve
-top, then quilt cards, those that free more quilt cards first); before the last pass then the
-quilt-to-waste builds that free a quilt card, the deal (or redeal), the other builds; in the last
-pass the deal before the builds. Persian Rug: foundation moves, quilt cards onto reserves
-(non-empty first, those that free more first), then reserve to reserve.
+Move ordering (from the issue's planning notes, plus one step of lookahead): foundation moves
+first (the waste or reserve top, then quilt cards); before the last pass then the quilt-to-waste
+builds that make a quilt card available, the deal (or redeal), the other builds; in the last pass
+the deal before the builds. Persian Rug: foundation moves, then quilt cards onto non-empty
+reserves, onto the first empty reserve, then reserve to reserve. Within each group a move that
+uncovers a card some foundation wants at once comes first (the foundations do not change on a
+move that is not to a foundation, so what they want is known without applying it), then the
+moves that make more quilt cards available. The lookahead is what makes Persian Rug easy (deals
+1-20 all won at once, against 9 of 20 in 2 s without it).
 
 **Pruning** (each rule removes only lines when another line that wins, if any wins, is kept):
 
