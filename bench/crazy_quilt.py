@@ -82,7 +82,7 @@ def bench_deals(deals: list[DealNumber], budget: float, variants: list[str]) -> 
         start = time.perf_counter()
         for deal in deals:
             state = CRAZY_QUILT.opening(deal, rules)
-            greedy += greedy_wins(state)
+            greedy += greedy_wins(CRAZY_QUILT, state)
             t0 = time.perf_counter()
             result, _, n = search(state, budget)
             dt = time.perf_counter() - t0

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 from pysol_cards.random import LCRandom31, MTRandom
 
+from musical_cli import notation
 from musical_cli.cards import SUITS, Card, new_deck
 from musical_cli.deals import MS_LIMIT, DealNumber
 from musical_cli.game import IllegalMove, Outcome, RulesError
@@ -171,13 +172,13 @@ def test_layout_needs_two_decks():
 
 
 def test_opening_record():
-    record = opening_record(DealNumber(1), opening(1))
+    record = GAME.opening_record(DealNumber(1), opening(1))  # the Game protocol's hook
     assert list(record) == ["game", "seed", "foundations", "quilt", "stock"]
     assert record["game"] == "crazy-quilt" and record["seed"] == 1
     assert record["foundations"] == BASES.split()
     assert [" ".join(row) for row in record["quilt"]] == list(GOLDEN[1][:8])
     assert " ".join(record["stock"]) == GOLDEN[1][8]
-    rug = opening_record(DealNumber(5, ms=True), opening(5, PERSIAN))
+    rug = opening_record(GAME, DealNumber(5, ms=True), opening(5, PERSIAN))
     assert rug["seed"] == "ms5" and rug["stock"] == []
     assert rug["reserves"] == [[c.code for c in r] for r in opening(5, PERSIAN).reserves]
     assert len(rug["reserves"]) == 8 and all(len(r) == 4 for r in rug["reserves"])
@@ -189,6 +190,19 @@ def test_opening_record():
 
 
 # --- rules options -----------------------------------------------------------------------------
+
+
+def test_game_declares_its_options_and_notation():
+    assert GAME.name == "crazy-quilt" and GAME.title == "Crazy Quilt" and GAME.decks == 2
+    assert [o.name for o in GAME.options] == ["redeals", "wrap", "reserves"]
+    assert [o.option_flag for o in GAME.options] == ["--redeals", "--wrap", "--reserves"]
+    for option in GAME.options:
+        assert option.format(option.parse(option.default)) == option.default
+        if option.metavar is None:  # a switch: its flag sets the value
+            assert option.parse(option.const) is True
+    assert GAME.default_rules() == CrazyQuiltRules()
+    assert {text.split()[0] for text, _ in GAME.notation} >= {"d", "redeal", "w", "qRC", "rN"}
+    assert "Crazy Quilt" in GAME.rules_text and "Persian Rug" in GAME.rules_text
 
 
 def test_rules_options_round_trip():
@@ -383,6 +397,10 @@ def test_building_onto_the_waste_and_wrap():
 def test_short_forms():
     state = GAME.play(opening(1), [Transfer(Q(7, 8), F(2)), DEAL])
     assert short_form(state, Q(8, 1)) == Transfer(Q(8, 1), F(7))
+    # Through the Game protocol and the shared notation layer, as the shell will call it.
+    assert GAME.resolve(state, Transfer(Q(8, 1))) == Transfer(Q(8, 1), F(7))
+    assert GAME.resolve(state, Transfer(Q(8, 1), W)) == Transfer(Q(8, 1), W)
+    assert notation.resolve(GAME, state, Transfer(Q(8, 1))) == Transfer(Q(8, 1), F(7))
     with pytest.raises(IllegalMove, match="J♠ has nowhere to go now"):
         short_form(state, W)
     with pytest.raises(IllegalMove, match="q45 is not available"):
@@ -566,6 +584,7 @@ AFTER_THREE_ASCII = """\
 
 def test_view_opening_unicode():
     assert plain(layout_fragments(opening(1))) == OPENING_1
+    assert GAME.draw(opening(1)) == layout_fragments(opening(1))  # the Game protocol's hook
 
 
 def test_view_after_moves_ascii():

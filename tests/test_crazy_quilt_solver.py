@@ -251,7 +251,7 @@ def test_greedy_player():
     wins = 0
     for seed in range(60):
         state = synthetic(3000 + seed, CrazyQuiltRules(1), left=6)
-        won = greedy_wins(state)
+        won = greedy_wins(CRAZY_QUILT, state)
         if won:
             wins += 1
             assert brute_force(state) == "won"
@@ -259,21 +259,21 @@ def test_greedy_player():
     state = GAME.opening(DealNumber(1), CrazyQuiltRules(reserves=True))
     move = greedy_move(state)
     assert isinstance(move, Transfer) and move.target.kind == "f"
-    assert greedy_wins(state) in (True, False)  # ends: greedy never shuffles reserves
+    assert greedy_wins(CRAZY_QUILT, state) in (True, False)  # ends: greedy never shuffles reserves
 
 
 def test_budget_and_progress():
     state = GAME.opening(DealNumber(1))
-    assert search(state, budget=0.0) == ("unknown", (), 1024)
+    assert search(state, budget=0.0) == ("unknown", (), 256)
 
     def cancel(nodes, seconds):
         raise KeyboardInterrupt
 
     s = Search(state, None, cancel)
-    s.next_report = 0  # report at the first tick, after 1024 positions
+    s.next_report = 0  # report at the first tick, after 256 positions
     with pytest.raises(KeyboardInterrupt):
         s.run()
-    assert s.nodes == 1024
+    assert s.nodes == 256
 
 
 def test_search_of_finished_positions():
@@ -312,3 +312,22 @@ def test_a_playable_card_whose_twin_is_not_on_the_other_foundation_is_not_safe()
     later = GAME.play(state, [Transfer(solver.place_of(19), solver.W), Transfer(solver.place_of(27), solver.F(7)),
                               Transfer(solver.place_of(0), solver.F(7))])
     assert [str(m) for m in safe_moves(later)][:2] == ["w f7", "w f3"]
+
+
+def test_the_game_protocol_hooks():
+    """What the shared layers will call: Game.search, Game.sure_move, Game.greedy_wins, and the
+    shared solver front, which replays a win."""
+    from musical_cli.solver import solve
+
+    state = GAME.opening(DealNumber(2), CrazyQuiltRules(2))
+    result, moves, nodes = GAME.search(state, None, None)
+    assert result == "won" and GAME.outcome(GAME.play(state, moves)) is Outcome.WON
+    assert solve(GAME, state, budget=None).result == "won"
+    assert GAME.greedy_wins(state) is greedy_wins(GAME, state)
+    # sure_move: the first of the safe moves that are not merely the only legal move.
+    late = GAME.play(state, moves[:-20])
+    sure = GAME.sure_move(late)
+    assert sure is not None and sure in GAME.legal_moves(late) and sure == safe_moves(late)[0]
+    assert GAME.sure_move(GAME.opening(DealNumber(1))) is None
+    wrapped = CrazyQuiltState(CrazyQuiltRules(2, wrap=True), late.foundations, late.quilt, late.stock, late.waste)
+    assert GAME.sure_move(wrapped) is None  # rules 1 and 2 are off with wrap

@@ -19,11 +19,11 @@ Rug). ``redeals`` means nothing in Persian Rug, which has no stock.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...cards import SUITS, Card, Suit
-from ...game import Game, IllegalMove, Outcome, RulesError
+from ...game import Game, IllegalMove, Outcome, RuleOption, RulesError, parse_yes_no, yes_no
 from ...moves import DEAL, FOUNDATION, REDEAL, WASTE, Deal, F, Move, Place, Redeal, Transfer, W, register_kind
 
 QUILT = register_kind("q", "quilt cell q{}")
@@ -107,13 +107,11 @@ class CrazyQuiltRules:
         return {1: "Crazy Quilt", 2: "Indian Carpet"}.get(self.redeals, "Crazy Quilt")
 
 
-def _yes_no(text: str, name: str) -> bool:
-    t = text.strip().lower()
-    if t in ("yes", "true", "1", "on"):
-        return True
-    if t in ("no", "false", "0", "off"):
-        return False
-    raise RulesError(f"{name} must be yes or no; not {text!r}")
+def _parse_redeals(text: str) -> int:
+    t = text.strip()
+    if not (t.isascii() and t.isdigit()):  # not just isdigit(): "²" is a digit that int() refuses
+        raise RulesError(f"redeals must be a whole number from 0 up; not {text!r}")
+    return int(t)
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,25 +185,36 @@ def builds_on(card: Card, below: Card, wrap: bool) -> bool:
 class CrazyQuilt(Game):
     name = "crazy-quilt"
     title = "Crazy Quilt"
+    aliases = ("quilt", "japanese-rug")  # Indian Carpet is the option redeals 2, not another name
     decks = 2
+    options = (
+        RuleOption("redeals", "times the waste may be turned over: 1 (default), 2 for Indian Carpet",
+                   "1", _parse_redeals, metavar="K"),
+        RuleOption("wrap", "a K and an A of a suit build on each other (onto the waste or a reserve)",
+                   "no", parse_yes_no("wrap"), yes_no, metavar=None, const="yes"),
+        RuleOption("reserves", "Persian Rug: no stock; eight reserves of four cards, face up",
+                   "no", parse_yes_no("reserves"), yes_no, metavar=None, const="yes"),
+    )
+    rules_type = CrazyQuiltRules
+    notation = (
+        ("d", "turn the stock's top card onto the waste"),
+        ("redeal", "turn the waste over to be the stock again (when the stock is empty)"),
+        ("w fN", "play the waste card to foundation N (1-4 up from A, 5-8 down from K)"),
+        ("qRC fN", "play the available quilt card in row R, column C to foundation N"),
+        ("qRC w", "put the available quilt card in row R, column C onto the waste"),
+        ("qRC rN", "Persian Rug: put the quilt card onto reserve N"),
+        ("rN fM", "Persian Rug: play reserve N's top card to foundation M"),
+        ("rN rM", "Persian Rug: move reserve N's top card onto reserve M"),
+    )
+    package = __package__
+    players = ("solver",)
+    has_greedy = True
 
-    # --- rules -----------------------------------------------------------------------------
-    def default_rules(self) -> CrazyQuiltRules:
-        return CrazyQuiltRules()
-
-    def rules_from_options(self, options: Mapping[str, str]) -> CrazyQuiltRules:
-        unknown = sorted(set(options) - {"redeals", "wrap", "reserves"})
-        if unknown:
-            raise RulesError(f"Crazy Quilt has no rule option {unknown[0]!r}; it has: redeals, wrap, reserves")
-        redeals = options.get("redeals", "1").strip()
-        if not (redeals.isascii() and redeals.isdigit()):
-            raise RulesError(f"redeals must be a whole number from 0 up; not {redeals!r}")
-        return CrazyQuiltRules(int(redeals), _yes_no(options.get("wrap", "no"), "wrap"),
-                               _yes_no(options.get("reserves", "no"), "reserves"))
-
-    def rules_options(self, rules: CrazyQuiltRules) -> dict[str, str]:
-        return {"redeals": str(rules.redeals), "wrap": "yes" if rules.wrap else "no",
-                "reserves": "yes" if rules.reserves else "no"}
+    def resolve(self, state: CrazyQuiltState, move: Move) -> Move:
+        """The short forms: ``q34`` (or ``w``, ``r2``) alone is the one legal move of that card."""
+        if isinstance(move, Transfer) and move.target is None:
+            return short_form(state, move.source)
+        return move
 
     # --- the deal --------------------------------------------------------------------------
     def layout(self, deck: Sequence[Card], rules: CrazyQuiltRules) -> CrazyQuiltState:

@@ -113,6 +113,18 @@ WASTE_SRC = -1
 RES_SRC = 100  # a reserve j (0-based) as a source is RES_SRC + j
 
 
+def _builds(card: int, below: int, wrap: bool) -> bool:
+    if card >> 4 != below >> 4 or not (1 <= card & 15 <= 13 and 1 <= below & 15 <= 13):
+        return False
+    gap = abs((card & 15) - (below & 15))
+    return gap == 1 or (wrap and gap == 12)
+
+
+# TARGETS[wrap][t]: the cards that go onto a card t on the waste or a reserve.
+TARGETS = {wrap: tuple(frozenset(c for c in range(64) if _builds(c, t, wrap)) for t in range(64))
+           for wrap in (False, True)}
+
+
 class Timeout(Exception):
     """The budget ran out."""
 
@@ -163,8 +175,7 @@ class Search:
             self.root = (occ, bytes(code(c) for c in state.waste), bytes(code(c) for c in state.stock),
                          up, down, state.redeals_left)
         self.avail_cache: dict[int, tuple[int, ...]] = {}
-        # targets[t]: the cards that go onto a card t on the waste or a reserve
-        self.targets = [frozenset(c for c in range(64) if 1 <= c & 15 <= 13 and self.builds(c, t)) for t in range(64)]
+        self.targets = TARGETS[self.wrap]
         self.tt: dict[bytes, int] = {}
         self.path: set[bytes] = set()
         self.too_deep = False
@@ -198,10 +209,7 @@ class Search:
         return (-sum(quilt[x] in wanted for x in new), -len(new))
 
     def builds(self, card: int, below: int) -> bool:
-        if card >> 4 != below >> 4:
-            return False
-        gap = abs((card & 15) - (below & 15))
-        return gap == 1 or (self.wrap and gap == 12)
+        return card in self.targets[below]
 
     # -- keys -------------------------------------------------------------------------------
     def key(self, st: tuple) -> bytes:
@@ -407,7 +415,7 @@ class Search:
     def dfs(self, st: tuple, d: int, line: list) -> tuple[bool, bool]:
         """(won, incomplete): won with ``line`` the moves; else whether any line was cut."""
         self.nodes += 1
-        if not self.nodes & 1023:
+        if not self.nodes & 255:
             self.tick()
         if self.won(st):
             return True, False
@@ -488,10 +496,26 @@ def search(state: CrazyQuiltState, budget: float | None = 10.0,
 # --- for the shell's auto and for stats ---------------------------------------------------
 
 
+def sure_move(game, state: CrazyQuiltState) -> Move | None:
+    """A foundation move that rule 1 or 2 proves safe (never with ``wrap``), or None. The shell's
+    ``auto`` adds the only legal move and the only move not proved lost by itself."""
+    if state.rules.wrap or state.complete:
+        return None
+    s = Search(state)
+    st = s.root
+    if s.persian:
+        sources = [(RES_SRC + j, r[-1]) for j, r in enumerate(st[1]) if r]
+    else:
+        sources = [(WASTE_SRC, st[1][-1])] if st[1] else []
+    sources += [(c, s.quilt[c]) for c in s.avail(st[0])]
+    _, safe = s._foundation(st, sources)
+    return None if safe is None else to_move(safe)
+
+
 def safe_moves(state: CrazyQuiltState, limit: int = 500) -> tuple[Move, ...]:
-    """Moves from ``state`` that provably never lose winnability, for ``auto``: the only legal
-    move (rule 3, not a reserve-to-reserve shuffle, which could go round for ever), and the safe
-    foundation moves of rules 1 and 2 (not with ``wrap``). Stops where none holds."""
+    """Moves from ``state`` that provably never lose winnability: the only legal move (not a
+    reserve-to-reserve shuffle, which could go round for ever), and the safe foundation moves of
+    rules 1 and 2 (:func:`sure_move`). Stops where none holds."""
     out: list[Move] = []
     game = CRAZY_QUILT
     while len(out) < limit and game.outcome(state) is Outcome.IN_PLAY:
@@ -499,12 +523,8 @@ def safe_moves(state: CrazyQuiltState, limit: int = 500) -> tuple[Move, ...]:
         move = None
         if len(legal) == 1 and is_progress(legal[0]):
             move = legal[0]
-        elif not state.rules.wrap:
-            s = Search(state)
-            st = s.root
-            kids = s.children(st)
-            if len(kids) == 1 and kids[0][0][0] == "f":
-                move = to_move(kids[0][0])
+        else:
+            move = sure_move(game, state)
         if move is None:
             break
         out.append(move)
@@ -532,8 +552,9 @@ def greedy_move(state: CrazyQuiltState) -> Move | None:
     return next((m for m in legal if not isinstance(m, Transfer)), None)
 
 
-def greedy_wins(state: CrazyQuiltState) -> bool:
-    """Whether the greedy player (:func:`greedy_move`) wins from ``state``."""
+def greedy_wins(game, state: CrazyQuiltState) -> bool:
+    """Whether the greedy player (:func:`greedy_move`) wins from ``state`` (the baseline that
+    ``stats`` reports beside the solver; ``game`` is the Game object, as the hook passes it)."""
     while True:
         move = greedy_move(state)
         if move is None:

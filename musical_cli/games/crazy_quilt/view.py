@@ -119,13 +119,18 @@ def layout_fragments(state: CrazyQuiltState, ascii: bool = False) -> Fragments:
     return out
 
 
-def opening_record(deal: Any, state: CrazyQuiltState) -> dict[str, Any]:
+def draw(state: CrazyQuiltState, ascii: bool = False) -> Fragments:
+    """The layout below the status line (the Game protocol's ``draw`` hook)."""
+    return layout_fragments(state, ascii)
+
+
+def opening_record(game: Any, deal: Any, state: CrazyQuiltState) -> dict[str, Any]:
     """The opening layout as plain data (``musical deal --game crazy-quilt --json``): cards as
     ASCII codes, the foundations' bases AC AS AH AD KC KS KH KD, the quilt row 1 first and
     column 1 first, the stock top first; in Persian Rug the reserves (reserve 1 first, each
     bottom first) and an empty stock."""
     record: dict[str, Any] = {
-        "game": "crazy-quilt", "seed": deal.json,
+        "game": "crazy-quilt" if game is None else game.name, "seed": deal.json,
         "foundations": [f[0].code for f in state.foundations],
         "quilt": [[state.quilt[r * COLUMNS + c].code for c in range(COLUMNS)] for r in range(ROWS)],
         "stock": [c.code for c in state.stock],
@@ -137,7 +142,7 @@ def opening_record(deal: Any, state: CrazyQuiltState) -> dict[str, Any]:
 
 def opening_text(deal: Any, state: CrazyQuiltState, ascii: bool = False) -> Fragments:
     """The opening layout for people (``musical deal --game crazy-quilt``)."""
-    record = opening_record(deal, state)
+    record = opening_record(None, deal, state)
     out: Fragments = line(f"{state.rules.variant} deal {deal}", "label")
 
     def cards(label: str, codes: list[str]) -> Fragments:
