@@ -539,7 +539,7 @@ class CrazyQuiltMachine(RuleBasedStateMachine):
             assert outcome is Outcome.LOST
 
 
-CrazyQuiltMachine.TestCase.settings = settings(max_examples=25, stateful_step_count=60, deadline=None)
+CrazyQuiltMachine.TestCase.settings = settings(max_examples=20, stateful_step_count=50, deadline=None)
 TestCrazyQuiltMachine = CrazyQuiltMachine.TestCase
 
 
@@ -607,6 +607,14 @@ def test_view_persian_rug_ascii():
     # The top seven cards, and how many more lie under them.
     assert first == "  r1  +3  TS  9S  8S  7S  6S  5S  4S    r5  (empty)"
     assert "  8    --    --" in text  # empty cells
+
+
+def test_status_line():
+    from musical_cli.render import status
+
+    assert status(GAME, opening(1), "1", 0, ascii=True) == "Crazy Quilt deal 1 | pass 1 of 2 | 0 moves | 96 to build"
+    # Persian Rug has no stock, so no passes.
+    assert status(GAME, opening(1, PERSIAN), "1", 0, ascii=True) == "Crazy Quilt deal 1 | 0 moves | 96 to build"
 
 
 def test_view_fits_80_columns_and_24_rows():

@@ -137,12 +137,18 @@ class CrazyQuiltState:
     def redeals_left(self) -> int:
         return self.rules.redeals - self.redeals_used
 
+    # Persian Rug has no stock and so no passes: there the attributes are missing (AttributeError),
+    # which is how render.status knows not to show "pass 1 of 2".
     @property
     def pass_number(self) -> int:
+        if self.rules.reserves:
+            raise AttributeError("Persian Rug has no passes")
         return self.redeals_used + 1
 
     @property
     def passes(self) -> int:
+        if self.rules.reserves:
+            raise AttributeError("Persian Rug has no passes")
         return self.rules.redeals + 1
 
     def needs(self, i: int) -> Card | None:
