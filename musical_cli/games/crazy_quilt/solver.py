@@ -1,0 +1,562 @@
+"""The Crazy Quilt search: exact winnability of any position of Crazy Quilt, Indian Carpet and
+Persian Rug (the solver sees the stock, as in Musical), the safe moves for ``auto``, and the
+greedy player that ``stats`` reports beside it.
+
+**The position** is read into small values: a card is ``suit * 16 + rank`` (suits in the deck's
+order), the quilt is a 64-bit occupancy mask over the fixed opening quilt (cards never come
+back to the quilt, so which card lies in an occupied cell never changes), the waste and stock are
+byte strings, each suit's two foundations two heights, and the redeals left. Persian Rug has
+eight reserves (byte strings, bottom first) instead of stock and waste.
+
+**The transposition key** (the issue's planning note) is the whole of that: the waste and the
+stock as card sequences (the waste is not a function of the rest: quilt cards put on it
+interleave with dealt cards), the occupancy, the eight heights, the redeals left, and in Persian
+Rug the reserves *sorted*: reserves are interchangeable, so two positions that are the same piles
+in another order are one position (its moves are the same up to renumbering). The two copies of a
+card have the same code, so a position reached by moving one copy or the other is one key: the
+two copies are never searched as different cards.
+
+**The search** is a reachability search over the positions: is a won position reachable? It is
+run as iterative *limited-discrepancy search* (LDS): the children of a position are ordered by
+the heuristic below, taking the k-th child (k = 0 first) spends k discrepancies, and iteration D
+explores every line spending at most D (D = 0, 1, 2, ..., ``LDS_MAX``). Then a last iteration with
+no limit, a plain depth-first search that marks every position it enters and never enters a marked
+one again: it enters every position reachable from the start (the last position entered on a
+path to a won one would have entered the next), so when it ends without a win the start is lost.
+That holds even when the table of marks is cleared to bound memory (forgetting a mark only
+repeats work; cycles, which only Persian Rug has, are cut by the set of positions on the current
+line, which is never cleared). A position all of whose lines were explored (no discrepancy cut,
+no child skipped on a mark that was not such a proof) is stored as *proven lost* and skipped by
+every later iteration; an LDS iteration that cut nothing at all is itself a proof of loss.
+
+Move ordering (from the issue's planning notes, plus one step of lookahead): foundation moves
+first (the waste or reserve top, then quilt cards); before the last pass then the quilt-to-waste
+builds that make a quilt card available, the deal (or redeal), the other builds; in the last pass
+the deal before the builds. Persian Rug: foundation moves, then quilt cards onto non-empty
+reserves, onto the first empty reserve, then reserve to reserve. Within each group a move that
+uncovers a card some foundation wants at once comes first (the foundations do not change on a
+move that is not to a foundation, so what they want is known without applying it), then the
+moves that make more quilt cards available. The lookahead is what makes Persian Rug easy (deals
+1-20 all won at once, against 9 of 20 in 2 s without it).
+
+**Pruning** (each rule removes only lines when another line that wins, if any wins, is kept):
+
+1. *Safe foundation move* (not with ``wrap``). A card c of suit s is playable to foundation X
+   (up or down of s) while the other foundation Y of s already holds c's rank (so c's twin is
+   on Y, and X is the only place c can ever go): then c is played at once, as the only child.
+   Proof (replay). The cards of s not on a foundation then each have one destination: ranks
+   below Y's height... precisely, with up holding 1..u and down d..13 (d <= u + 1), every
+   remaining card of rank <= u goes down and every one of rank >= d goes up, and none has a
+   rank in both. Take any winning line W; build W' that plays c now and then follows W,
+   keeping the invariant "W' is W with a set S of cards of s already on their destination
+   foundations and missing from the waste, stock, quilt and reserves". Every move of W is
+   legal in W' or skipped: a deal or a play of a card of S is skipped; W' has each pile of W
+   minus S in the same order, so W's stock top, waste top and reserve tops are W''s unless they
+   are in S; a quilt card of W is available in W' too (more cells are empty); a foundation of W'
+   is its W counterpart plus cards of S, and cannot be past a card W plays there (the card of
+   that rank on it would be a second card of the same rank on one foundation). The one move
+   that may not replay is a build in W of a card b onto a card of S (on the waste or a
+   reserve); b is of suit s and one rank from it, and by the destinations above b is then
+   exactly what its destination foundation needs in W' (the card between is in S, the other
+   copy of b's rank is already on a foundation), so W' plays b there instead and adds it to S.
+   A redeal of W whose waste is all in S is skipped in W' (one more redeal left, never worse).
+   W ends with every card on a foundation, so W' does. With ``wrap`` a K can take an A that
+   its destination does not want yet, so the rule is off.
+2. *Both foundations want the same card*: when up and down of s both need rank r and both
+   copies are playable, playing one of them at once is safe: every win puts one copy on each,
+   and after the second is played rule 1's invariant holds for both, by the same replay.
+3. *The only legal move* is safe (every line goes through it).
+4. *Last pass, a waste card stuck for ever* (no redeal left, not Persian Rug): a card c on the
+   waste leaves it only as its top and only for a foundation, and no card under it leaves
+   before it. If for each foundation that could take c some card it needs first (a rank between
+   its height and c's) has every copy not on a foundation lying under c in the waste, c can
+   never leave: the position is lost. (Tested by comparing verdicts with the rule on and off.)
+5. *Persian Rug*: a reserve's only card is never moved to an empty reserve (the same position),
+   and a card goes to the first empty reserve only (empty reserves are interchangeable).
+
+Every "won" line is replayed by the engine before it is reported (``musical_cli.solver`` does,
+and so does :func:`search` itself when called directly).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+
+from ...cards import SUITS, Card
+from ...game import Outcome
+from ...moves import DEAL, REDEAL, F, Move, Transfer, W
+from .rules import (
+    CELLS,
+    CRAZY_QUILT,
+    SHORT_NEIGHBOURS,
+    CrazyQuiltState,
+    R,
+    is_progress,
+    place_of,
+)
+
+LDS_MAX = 3  # LDS iterations 0..LDS_MAX before the unlimited one
+TT_MAX = 1_500_000  # marks kept before the table is cleared (about 400 MB at most)
+INF = 1 << 30
+DEPTH_MAX = 3_000  # moves in one line of the search (Persian Rug shuffles); deeper is undecided
+PROVEN = INF + 1  # a mark: every line from here was explored, none wins
+
+SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
+NBA = tuple(0 if a is None else 1 << a for a, _ in SHORT_NEIGHBOURS)
+NBB = tuple(0 if b is None else 1 << b for _, b in SHORT_NEIGHBOURS)
+UP_DONE = bytes([13] * 4)
+DOWN_DONE = bytes([1] * 4)
+
+WASTE_SRC = -1
+RES_SRC = 100  # a reserve j (0-based) as a source is RES_SRC + j
+
+
+def _builds(card: int, below: int, wrap: bool) -> bool:
+    if card >> 4 != below >> 4 or not (1 <= card & 15 <= 13 and 1 <= below & 15 <= 13):
+        return False
+    gap = abs((card & 15) - (below & 15))
+    return gap == 1 or (wrap and gap == 12)
+
+
+# TARGETS[wrap][t]: the cards that go onto a card t on the waste or a reserve.
+TARGETS = {wrap: tuple(frozenset(c for c in range(64) if _builds(c, t, wrap)) for t in range(64))
+           for wrap in (False, True)}
+
+
+class Timeout(Exception):
+    """The budget ran out."""
+
+
+def code(card: Card) -> int:
+    return SUIT_INDEX[card.suit] * 16 + card.rank
+
+
+def card_of(c: int) -> Card:
+    return Card(c & 15, SUITS[c >> 4])
+
+
+def to_move(m: tuple) -> Move:
+    """An internal move as an engine move."""
+    kind = m[0]
+    if kind == "d":
+        return DEAL
+    if kind == "r":
+        return REDEAL
+    src = m[1]
+    source = W if src == WASTE_SRC else R(src - RES_SRC + 1) if src >= RES_SRC else place_of(src)
+    if kind == "f":
+        return Transfer(source, F(m[2] + 1))
+    if kind == "b":
+        return Transfer(source, W)
+    return Transfer(source, R(m[2] + 1))  # "R": onto reserve m[2]
+
+
+class Search:
+    """One search from one position. States are tuples: ``(occ, waste, stock, up, down, left)``
+    or, in Persian Rug, ``(occ, reserves, up, down)``."""
+
+    def __init__(self, state: CrazyQuiltState, budget: float | None = None,
+                 progress: Callable[[int, float], None] | None = None):
+        self.quilt = tuple(0 if c is None else code(c) for c in state.quilt)
+        self.wrap = state.rules.wrap
+        self.persian = state.rules.reserves
+        self.safe = not self.wrap  # rules 1 and 2
+        self.stuck_rule = True  # rule 4
+        self.order = True  # the heuristic order (off: the engine's order, for tests)
+        self.cost_index = True  # the k-th child spends k discrepancies (else 1)
+        occ = sum(1 << c for c in range(CELLS) if state.quilt[c] is not None)
+        up = bytes(len(state.foundations[i]) for i in range(4))
+        down = bytes(14 - len(state.foundations[4 + i]) for i in range(4))
+        if self.persian:
+            self.root: tuple = (occ, tuple(bytes(code(c) for c in r) for r in state.reserves), up, down)
+        else:
+            self.root = (occ, bytes(code(c) for c in state.waste), bytes(code(c) for c in state.stock),
+                         up, down, state.redeals_left)
+        self.avail_cache: dict[int, tuple[int, ...]] = {}
+        self.targets = TARGETS[self.wrap]
+        self.tt: dict[bytes, int] = {}
+        self.path: set[bytes] = set()
+        self.too_deep = False
+        self.nodes = 0
+        self.start = time.perf_counter()
+        self.deadline = None if budget is None else self.start + budget
+        self.progress = progress
+        self.next_report = self.start + 0.15
+
+    # -- the quilt --------------------------------------------------------------------------
+    def avail(self, occ: int) -> tuple[int, ...]:
+        got = self.avail_cache.get(occ)
+        if got is None:
+            got = tuple(c for c in range(CELLS) if occ >> c & 1 and (
+                not NBA[c] or not occ & NBA[c] or not NBB[c] or not occ & NBB[c]))
+            if len(self.avail_cache) > 200_000:
+                self.avail_cache.clear()
+            self.avail_cache[occ] = got
+        return got
+
+    def frees(self, occ: int, cell: int) -> int:
+        """How many quilt cards become available when ``cell`` empties."""
+        return len(self.avail(occ & ~(1 << cell))) - len(self.avail(occ)) + 1
+
+    def _uncovers(self, occ: int, cell: int, av: tuple[int, ...]) -> tuple[int, int]:
+        """For the move order: minus the wanted cards and minus all the cards that emptying
+        ``cell`` makes available."""
+        new = [x for x in self.avail(occ & ~(1 << cell)) if x not in av]
+        quilt = self.quilt
+        wanted = self.wanted
+        return (-sum(quilt[x] in wanted for x in new), -len(new))
+
+    def builds(self, card: int, below: int) -> bool:
+        return card in self.targets[below]
+
+    # -- keys -------------------------------------------------------------------------------
+    def key(self, st: tuple) -> bytes:
+        if self.persian:
+            occ, reserves, up, down = st
+            return occ.to_bytes(8, "little") + up + down + b"\xff".join(sorted(reserves))
+        occ, waste, stock, up, down, left = st
+        return occ.to_bytes(8, "little") + up + down + bytes((left, len(waste))) + waste + stock
+
+    @staticmethod
+    def won(st: tuple) -> bool:
+        return st[-3 if len(st) == 6 else 2] == UP_DONE and st[-2 if len(st) == 6 else 3] == DOWN_DONE
+
+    # -- moves ------------------------------------------------------------------------------
+    def children(self, st: tuple) -> list[tuple[tuple, tuple]]:
+        """(move, next state) pairs in the heuristic order; one pair when a move is safe."""
+        return self._persian_children(st) if self.persian else self._children(st)
+
+    def _foundation(self, st: tuple, sources: list[tuple[int, int]]) -> tuple[list, tuple | None]:
+        """Foundation moves of (source, card) pairs: all of them, and a safe one or None."""
+        if self.persian:
+            up, down = st[2], st[3]
+        else:
+            up, down = st[3], st[4]
+        wanted: dict[int, int] = {}  # card -> 1 (up wants it), 2 (down), 3 (both)
+        for s in range(4):
+            if up[s] < 13:
+                wanted[s * 16 + up[s] + 1] = 1
+            if down[s] > 1:
+                c = s * 16 + down[s] - 1
+                wanted[c] = wanted.get(c, 0) | 2
+        self.wanted = wanted
+        out = []
+        pairs: set[int] = set()
+        safe = self.safe
+        for src, c in sources:
+            w = wanted.get(c)
+            if w is None:
+                continue
+            s, r = c >> 4, c & 15
+            if w & 1:
+                if safe and down[s] <= r:
+                    return out, ("f", src, s)
+                out.append(("f", src, s))
+            if w & 2:
+                if safe and up[s] >= r:
+                    return out, ("f", src, 4 + s)
+                out.append(("f", src, 4 + s))
+            if w == 3 and safe:  # rule 2: the second copy of a card both foundations want
+                if c in pairs:
+                    return out, ("f", src, s)
+                pairs.add(c)
+        return out, None
+
+    def _apply_foundation(self, st: tuple, m: tuple) -> tuple:
+        _, src, dest = m
+        if self.persian:
+            occ, reserves, up, down = st
+        else:
+            occ, waste, stock, up, down, left = st
+        s = dest & 3
+        if dest < 4:
+            up = up[:s] + bytes((up[s] + 1,)) + up[s + 1:]
+        else:
+            down = down[:s] + bytes((down[s] - 1,)) + down[s + 1:]
+        if src == WASTE_SRC:
+            return (occ, waste[:-1], stock, up, down, left)
+        if src >= RES_SRC:
+            j = src - RES_SRC
+            reserves = reserves[:j] + (reserves[j][:-1],) + reserves[j + 1:]
+            return (occ, reserves, up, down)
+        occ &= ~(1 << src)
+        return (occ, reserves, up, down) if self.persian else (occ, waste, stock, up, down, left)
+
+    def _children(self, st: tuple) -> list[tuple[tuple, tuple]]:
+        occ, waste, stock, up, down, left = st
+        quilt = self.quilt
+        av = self.avail(occ)
+        top = waste[-1] if waste else 0
+        sources = ([(WASTE_SRC, top)] if top else []) + [(c, quilt[c]) for c in av]
+        plays, safe = self._foundation(st, sources)
+        if safe is not None:
+            return [(safe, self._apply_foundation(st, safe))]
+        if self.order:
+            plays.sort(key=lambda m: (-99, 0) if m[1] == WASTE_SRC else self._uncovers(occ, m[1], av))
+        kids = [(m, self._apply_foundation(st, m)) for m in plays]
+        freeing, other = [], []
+        if top:
+            targets = self.targets[top]
+            wanted = self.wanted
+            avail = set(av)
+            for c in av:
+                if quilt[c] in targets:
+                    m = ("b", c)
+                    nxt = (occ & ~(1 << c), waste + bytes((quilt[c],)), stock, up, down, left)
+                    if not self.order:
+                        other.append((m, nxt))
+                        continue
+                    new = [x for x in self.avail(nxt[0]) if x not in avail]
+                    if new:
+                        # One step ahead: builds that uncover a card a foundation wants first.
+                        freeing.append(((-sum(quilt[x] in wanted for x in new), -len(new)), m, nxt))
+                    else:
+                        other.append((m, nxt))
+            freeing.sort(key=lambda t: t[0])
+            freeing = [(m, nxt) for _, m, nxt in freeing]
+        turn = []
+        if stock:
+            turn.append((("d",), (occ, waste + stock[:1], stock[1:], up, down, left)))
+        elif waste and left > 0:
+            turn.append((("r",), (occ, b"", waste, up, down, left - 1)))
+        if not self.order:
+            return kids + freeing + other + turn
+        if left > 0:
+            return kids + freeing + turn + other
+        return kids + turn + freeing + other
+
+    def _persian_children(self, st: tuple) -> list[tuple[tuple, tuple]]:
+        occ, reserves, up, down = st
+        quilt = self.quilt
+        av = self.avail(occ)
+        sources = [(RES_SRC + j, r[-1]) for j, r in enumerate(reserves) if r] + [(c, quilt[c]) for c in av]
+        plays, safe = self._foundation(st, sources)
+        if safe is not None:
+            return [(safe, self._apply_foundation(st, safe))]
+        if self.order:
+            plays.sort(key=lambda m: -99 if m[1] >= RES_SRC else -self.frees(occ, m[1]))
+        kids = [(m, self._apply_foundation(st, m)) for m in plays]
+        empty = next((j for j, r in enumerate(reserves) if not r), None)
+        onto, to_empty = [], []
+        for c in av:
+            card = quilt[c]
+            rest = occ & ~(1 << c)
+            for j, r in enumerate(reserves):
+                if r and self.builds(card, r[-1]):
+                    onto.append((("R", c, j), (rest, reserves[:j] + (r + bytes((card,)),) + reserves[j + 1:],
+                                               up, down)))
+            if empty is not None:
+                to_empty.append((("R", c, empty), (rest, reserves[:empty] + (bytes((card,)),) + reserves[empty + 1:],
+                                                   up, down)))
+        shuffles = []
+        for j, r in enumerate(reserves):
+            if not r:
+                continue
+            card = r[-1]
+            for k, other in enumerate(reserves):
+                if k == j or (not other and (k != empty or len(r) == 1)):
+                    continue
+                if other and not self.builds(card, other[-1]):
+                    continue
+                new = list(reserves)
+                new[j] = r[:-1]
+                new[k] = other + bytes((card,))
+                shuffles.append((("R", RES_SRC + j, k), (occ, tuple(new), up, down)))
+        if not self.order:
+            return kids + onto + to_empty + shuffles
+        # One step ahead: moves that uncover a card a foundation wants first (the foundations do
+        # not change, so neither does what they want), then builds, empty reserves, shuffles.
+        wanted = self.wanted
+        avail = set(av)
+        scored = []
+        for rank, group in enumerate((onto, to_empty, shuffles)):
+            for m, nxt in group:
+                src = m[1]
+                if src >= RES_SRC:
+                    below = reserves[src - RES_SRC]
+                    shows = 1 if len(below) > 1 and below[-2] in wanted else 0
+                    score = (-shows, rank, 0)
+                else:
+                    new = [c for c in self.avail(nxt[0]) if c not in avail]
+                    score = (-sum(quilt[c] in wanted for c in new), rank, -len(new))
+                scored.append((score, m, nxt))
+        scored.sort(key=lambda t: t[0])
+        return kids + [(m, nxt) for _, m, nxt in scored]
+
+    # -- rule 4 -----------------------------------------------------------------------------
+    def stuck(self, st: tuple) -> bool:
+        """Rule 4: in the last pass, some waste card can never leave the waste."""
+        occ, waste, stock, up, down, left = st
+        below = [0] * 64
+        for c in waste:
+            s, r = c >> 4, c & 15
+            u, d = up[s], down[s]
+            ok = False
+            if u < r:  # up may still take it: every rank between must have a copy not under c
+                ok = all(2 - (u >= k) - (d <= k) > below[s * 16 + k] for k in range(u + 1, r))
+            if not ok and d > r:
+                ok = all(2 - (u >= k) - (d <= k) > below[s * 16 + k] for k in range(r + 1, d))
+            if not ok:
+                return True
+            below[c] += 1
+        return False
+
+    # -- the search -------------------------------------------------------------------------
+    def tick(self) -> None:
+        now = time.perf_counter()
+        if self.progress is not None and now >= self.next_report:
+            self.next_report = now + 0.15
+            self.progress(self.nodes, now - self.start)
+        if self.deadline is not None and now >= self.deadline:
+            raise Timeout
+
+    def dfs(self, st: tuple, d: int, line: list) -> tuple[bool, bool]:
+        """(won, incomplete): won with ``line`` the moves; else whether any line was cut."""
+        self.nodes += 1
+        if not self.nodes & 255:
+            self.tick()
+        if self.won(st):
+            return True, False
+        if len(line) >= DEPTH_MAX:
+            self.too_deep = True  # the unlimited iteration cannot prove a loss past this
+            return False, True
+        key = self.key(st)
+        tt = self.tt
+        mark = tt.get(key, -1)
+        if mark >= d or key in self.path:
+            return False, mark != PROVEN
+        if len(tt) >= TT_MAX:
+            tt.clear()
+        tt[key] = d
+        if not self.persian and self.stuck_rule and st[5] == 0 and st[1] and self.stuck(st):
+            tt[key] = PROVEN
+            return False, False
+        kids = self.children(st)
+        incomplete = False
+        if self.persian:
+            self.path.add(key)
+        try:
+            for i, (m, nxt) in enumerate(kids):
+                cost = i if self.cost_index else min(i, 1)
+                if cost > d:
+                    incomplete = True
+                    break
+                line.append(m)
+                won, cut = self.dfs(nxt, d - cost if d < INF else INF, line)
+                if won:
+                    return True, False
+                line.pop()
+                incomplete = incomplete or cut
+        finally:
+            if self.persian:
+                self.path.discard(key)
+        if not incomplete:
+            tt[key] = PROVEN
+        return False, incomplete
+
+    def run(self, lds: int = LDS_MAX) -> tuple[str, list]:
+        """("won", internal moves) or ("lost", []); Timeout when the budget runs out."""
+        limit = sys.getrecursionlimit()
+        # One frame a move of the line: up to 104 plays and 32 deals a pass, and in Persian Rug
+        # the reserve shuffles of a simple path, at most DEPTH_MAX in all.
+        sys.setrecursionlimit(max(limit, 2 * DEPTH_MAX + 200))
+        try:
+            for d in [*range(lds + 1), INF]:
+                line: list = []
+                won, incomplete = self.dfs(self.root, d, line)
+                if won:
+                    return "won", line
+                if not incomplete or (d == INF and not self.too_deep):
+                    return "lost", []
+            raise Timeout  # cut by depth: undecided
+        finally:
+            sys.setrecursionlimit(limit)
+
+
+def search(state: CrazyQuiltState, budget: float | None = 10.0,
+           progress: Callable[[int, float], None] | None = None) -> tuple[str, tuple[Move, ...], int]:
+    """(result, moves, nodes): "won" with a winning line of engine moves (replayed here), "lost"
+    when no line wins, "unknown" when ``budget`` seconds (None: no limit) run out."""
+    outcome = CRAZY_QUILT.outcome(state)
+    if outcome is not Outcome.IN_PLAY:
+        return ("won" if outcome is Outcome.WON else "lost"), (), 0
+    s = Search(state, budget, progress)
+    try:
+        result, line = s.run()
+    except Timeout:
+        return "unknown", (), s.nodes
+    moves = tuple(to_move(m) for m in line)
+    if result == "won" and CRAZY_QUILT.outcome(CRAZY_QUILT.play(state, moves)) is not Outcome.WON:
+        raise AssertionError("solver bug: the winning line does not win")
+    return result, moves, s.nodes
+
+
+# --- for the shell's auto and for stats ---------------------------------------------------
+
+
+def sure_move(game, state: CrazyQuiltState) -> Move | None:
+    """A foundation move that rule 1 or 2 proves safe (never with ``wrap``), or None. The shell's
+    ``auto`` adds the only legal move and the only move not proved lost by itself."""
+    if state.rules.wrap or state.complete:
+        return None
+    s = Search(state)
+    st = s.root
+    if s.persian:
+        sources = [(RES_SRC + j, r[-1]) for j, r in enumerate(st[1]) if r]
+    else:
+        sources = [(WASTE_SRC, st[1][-1])] if st[1] else []
+    sources += [(c, s.quilt[c]) for c in s.avail(st[0])]
+    _, safe = s._foundation(st, sources)
+    return None if safe is None else to_move(safe)
+
+
+def safe_moves(state: CrazyQuiltState, limit: int = 500) -> tuple[Move, ...]:
+    """Moves from ``state`` that provably never lose winnability: the only legal move (not a
+    reserve-to-reserve shuffle, which could go round for ever), and the safe foundation moves of
+    rules 1 and 2 (:func:`sure_move`). Stops where none holds."""
+    out: list[Move] = []
+    game = CRAZY_QUILT
+    while len(out) < limit and game.outcome(state) is Outcome.IN_PLAY:
+        legal = game.legal_moves(state)
+        move = None
+        if len(legal) == 1 and is_progress(legal[0]):
+            move = legal[0]
+        else:
+            move = sure_move(game, state)
+        if move is None:
+            break
+        out.append(move)
+        state = game.apply(state, move)
+    return tuple(out)
+
+
+def greedy_move(state: CrazyQuiltState) -> Move | None:
+    """The greedy player's move: a foundation move (the first the engine lists), else a quilt
+    card onto the waste (in Persian Rug onto a non-empty reserve, else onto an empty one), else
+    the deal, else the redeal; never reserve to reserve (it could go round for ever). None when
+    it has no move."""
+    legal = CRAZY_QUILT.legal_moves(state)
+    transfers = [m for m in legal if isinstance(m, Transfer)]
+    for m in transfers:
+        if m.target.kind == "f":
+            return m
+    for m in transfers:
+        if m.target.kind == "w" or (m.target.kind == "r" and m.source.kind == "q"
+                                    and state.reserves[m.target.index - 1]):
+            return m
+    for m in transfers:
+        if m.target.kind == "r" and m.source.kind == "q":
+            return m
+    return next((m for m in legal if not isinstance(m, Transfer)), None)
+
+
+def greedy_wins(game, state: CrazyQuiltState) -> bool:
+    """Whether the greedy player (:func:`greedy_move`) wins from ``state`` (the baseline that
+    ``stats`` reports beside the solver; ``game`` is the Game object, as the hook passes it)."""
+    while True:
+        move = greedy_move(state)
+        if move is None:
+            return state.complete
+        state = CRAZY_QUILT.apply(state, move)

@@ -1,0 +1,165 @@
+"""Crazy Quilt on screen: the quilt with its coordinates, the foundations, and the waste and
+stock (or the Persian Rug reserves), as render.py fragments; and the opening as plain data.
+
+Every cell is three things a player reads at a glance: a mark (``*`` when the card is available,
+a space otherwise: text, so that it survives NO_COLOR and a screen reader; the card is also bold),
+the card's orientation (``│`` vertical, ``─`` horizontal; ``|`` and ``-`` with ``ascii``) and the
+card; an empty cell shows ``--``. It fits 80 columns and 24 rows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...cards import Card
+from ...render import Fragments, card, line, plain, plural
+from .rules import COLUMNS, ROWS, CrazyQuiltState, vertical
+
+CELL = 6  # characters per quilt cell: mark, orientation, card (up to 3), space
+SIDE = 38  # characters per half line of the reserves
+MARK = "*"
+
+
+def orientation(cell: int, ascii: bool = False) -> str:
+    if vertical(cell):
+        return "|" if ascii else "│"
+    return "-" if ascii else "─"
+
+
+def _cell(state: CrazyQuiltState, cell: int, ascii: bool) -> Fragments:
+    c = state.quilt[cell]
+    if c is None:
+        return [("", "  "), ("class:dim", "--".ljust(CELL - 2))]
+    available = state.available(cell)
+    style, text = card(c, ascii, CELL - 2)[0]
+    if available:
+        style += ",label"  # bold as well as the mark
+    return [("class:label" if available else "", MARK if available else " "),
+            ("class:dim", orientation(cell, ascii)), (style, text)]
+
+
+def quilt_fragments(state: CrazyQuiltState, ascii: bool = False) -> Fragments:
+    """The column numbers, then each row with its number, then a one-line key."""
+    out: Fragments = [("class:label", "     " + "".join(f"{c:<{CELL}}" for c in range(1, COLUMNS + 1)).rstrip() + "\n")]
+    for row in range(ROWS):
+        cells: Fragments = [("class:label", f"  {row + 1}  ")]
+        for column in range(COLUMNS):
+            cells += _cell(state, row * COLUMNS + column, ascii)
+        # no trailing spaces
+        style, text = cells[-1]
+        cells[-1] = (style, text.rstrip())
+        if not cells[-1][1]:
+            cells.pop()
+        out += cells + [("", "\n")]
+    v, h = ("|", "-") if ascii else ("│", "─")
+    out += line(f"     {MARK} available   {v} vertical   {h} horizontal   -- empty   "
+                "q34: row 3, column 4", "dim")
+    return out
+
+
+def _foundations(state: CrazyQuiltState, ascii: bool) -> Fragments:
+    def row(label: str, cells: list[Fragments]) -> Fragments:
+        out: Fragments = [("class:label", f"  {label:<13}")]
+        for n, cell in enumerate(cells):
+            out += cell
+            if n < len(cells) - 1:
+                out.append(("", " " * (CELL - len(plain(cell)) + (2 if n == 3 else 0))))
+        return out + [("", "\n")]
+
+    out: Fragments = [("class:label", "  " + " " * 13 + "up (A to K)".ljust(4 * CELL + 2) + "down (K to A)\n")]
+    out += row("foundation", [[("class:label", f"f{i}")] for i in range(1, 9)])
+    out += row("top", [card(f[-1], ascii) for f in state.foundations])
+    needs: list[Fragments] = []
+    for i in range(1, 9):
+        need = state.needs(i)
+        needs.append([("class:done", "done")] if need is None else card(need, ascii))
+    out += row("needs", needs)
+    return out
+
+
+def _reserves(state: CrazyQuiltState, ascii: bool) -> Fragments:
+    out: Fragments = []
+    for first in range(4):
+        for j in (first, first + 4):
+            reserve = state.reserves[j]
+            room = (SIDE - 6) // 4  # cards of up to 3 characters and a space
+            shown = list(reserve)
+            half: Fragments = [("class:label", f"  r{j + 1}  ")]
+            if len(shown) > room:
+                hidden = len(shown) - (room - 1)
+                shown = shown[hidden:]
+                half.append(("class:dim", f"+{hidden}".ljust(4)))
+            if not reserve:
+                half.append(("class:dim", "(empty)"))
+            for n, c in enumerate(shown):
+                half += card(c, ascii, 0 if n == len(shown) - 1 else 4)
+            if j == first:
+                half.append(("", " " * max(1, SIDE - len(plain(half)))))
+            out += half
+        out.append(("", "\n"))
+    return out + line("       each reserve bottom first: its top card is the last", "dim")
+
+
+def _waste_and_stock(state: CrazyQuiltState, ascii: bool) -> Fragments:
+    out: Fragments = [("class:label", "  waste        ")]
+    top = state.waste_top
+    out += card(top, ascii)
+    out.append(("class:dim", f"  ({plural(len(state.waste), 'card')})" if top else "  (empty)"))
+    out.append(("class:label", "    stock "))
+    out.append(("", f"{len(state.stock)}"))
+    out.append(("class:dim", f"   {plural(state.redeals_left, 'redeal')} left\n"))
+    return out
+
+
+def layout_fragments(state: CrazyQuiltState, ascii: bool = False) -> Fragments:
+    """The whole position (without a status line, which the shell adds)."""
+    out = quilt_fragments(state, ascii)
+    out += _foundations(state, ascii)
+    out += _reserves(state, ascii) if state.rules.reserves else _waste_and_stock(state, ascii)
+    return out
+
+
+def draw(state: CrazyQuiltState, ascii: bool = False) -> Fragments:
+    """The layout below the status line (the Game protocol's ``draw`` hook)."""
+    return layout_fragments(state, ascii)
+
+
+def opening_record(game: Any, deal: Any, state: CrazyQuiltState) -> dict[str, Any]:
+    """The opening layout as plain data (``musical deal --game crazy-quilt --json``): cards as
+    ASCII codes, the foundations' bases AC AS AH AD KC KS KH KD, the quilt row 1 first and
+    column 1 first, the stock top first; in Persian Rug the reserves (reserve 1 first, each
+    bottom first) and an empty stock."""
+    record: dict[str, Any] = {
+        "game": "crazy-quilt" if game is None else game.name, "seed": deal.json,
+        "foundations": [f[0].code for f in state.foundations],
+        "quilt": [[state.quilt[r * COLUMNS + c].code for c in range(COLUMNS)] for r in range(ROWS)],
+        "stock": [c.code for c in state.stock],
+    }
+    if state.rules.reserves:
+        record["reserves"] = [[c.code for c in r] for r in state.reserves]
+    return record
+
+
+def opening_text(deal: Any, state: CrazyQuiltState, ascii: bool = False) -> Fragments:
+    """The opening layout for people (``musical deal --game crazy-quilt``)."""
+    record = opening_record(None, deal, state)
+    out: Fragments = line(f"{state.rules.variant} deal {deal}", "label")
+
+    def cards(label: str, codes: list[str]) -> Fragments:
+        row: Fragments = [("class:label", f"  {label:<12} ")]
+        for n, code in enumerate(codes):
+            if n:
+                row.append(("", " "))
+            row += card(Card.parse(code), ascii)
+        return row + [("", "\n")]
+
+    out += cards("foundations", record["foundations"])
+    for r, codes in enumerate(record["quilt"], 1):
+        out += cards(f"quilt row {r}", codes)
+    if "reserves" in record:
+        for j, codes in enumerate(record["reserves"], 1):
+            out += cards(f"reserve {j}", codes)
+    else:
+        out += cards("stock", record["stock"])
+    return out
+

@@ -1,0 +1,334 @@
+"""The Crazy Quilt solver against plain exhaustive search over the engine, on small synthetic
+quilts and near the end of real deals, for Crazy Quilt, Indian Carpet, Persian Rug and wrap;
+each pruning rule switched off gives the same verdicts; safe moves keep a won position won; the
+greedy player; the budget. No test asserts a wall-clock time."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from musical_cli.cards import SUITS, Card
+from musical_cli.deals import DealNumber
+from musical_cli.game import IllegalMove, Outcome
+from musical_cli.games.crazy_quilt import solver
+from musical_cli.games.crazy_quilt.rules import CRAZY_QUILT, CrazyQuiltRules, CrazyQuiltState
+from musical_cli.games.crazy_quilt.solver import Search, greedy_move, greedy_wins, safe_moves, search
+from musical_cli.moves import Transfer
+
+GAME = CRAZY_QUILT
+
+
+def arrangement(state: CrazyQuiltState):
+    """The position with the reserves in no particular order (they are interchangeable)."""
+    return (state.foundations, state.quilt, state.stock, state.waste, state.redeals_used,
+            tuple(sorted(tuple(c.sort_key() for c in r) for r in state.reserves)))
+
+
+def brute_force(state: CrazyQuiltState, limit: int = 200_000) -> str | None:
+    """Plain exhaustive search over legal_moves/apply: is a won position reachable? None when more
+    than ``limit`` positions would have to be seen."""
+    seen = set()
+    todo = [state]
+    while todo:
+        s = todo.pop()
+        key = arrangement(s)
+        if key in seen:
+            continue
+        seen.add(key)
+        if len(seen) > limit:
+            return None
+        if s.complete:
+            return "won"
+        todo.extend(GAME.apply(s, m) for m in GAME.legal_moves(s))
+    return "lost"
+
+
+def synthetic(seed: int, rules: CrazyQuiltRules, left: int = 8, cluster: bool = True) -> CrazyQuiltState:
+    """A small position: foundations built so that about ``left`` cards remain, scattered over a
+    few neighbouring quilt cells (so that they cover each other), the stock and the waste, or the
+    reserves."""
+    rng = random.Random(seed)
+    counts = [0, 0, 0, 0]
+    # Two suits only, their cards waiting for each other; all four in Persian Rug, where a top
+    # of another suit is what blocks a reserve.
+    suits = range(4) if rules.reserves else rng.sample(range(4), 2)
+    for _ in range(left):
+        counts[rng.choice(suits)] += 1
+    counts = [min(c, 5) for c in counts]
+    foundations_up, foundations_down, rest = [], [], []
+    for s, suit in enumerate(SUITS):
+        k = counts[s]
+        u = rng.randint(13 - k, 13) if k <= 12 else 13
+        d = u - 12 + k
+        foundations_up.append(tuple(Card(r, suit) for r in range(1, u + 1)))
+        foundations_down.append(tuple(Card(r, suit) for r in range(13, d - 1, -1)))
+        for r in range(1, 14):
+            rest += [Card(r, suit)] * (2 - (r <= u) - (r >= d))
+    rng.shuffle(rest)
+    corner = rng.randrange(6) * 8 + rng.randrange(6)  # a 3x3 block somewhere: cards cover each other
+    cells = [corner + 8 * r + c for r in range(3) for c in range(3)] if cluster else list(range(64))
+    rng.shuffle(cells)
+    quilt: list[Card | None] = [None] * 64
+    stock, waste = [], []
+    reserves: list[list[Card]] = [[] for _ in range(8)]
+    if rules.reserves:
+        # Every reserve holds a card, or reserve shuffles make almost every position a win.
+        for j in range(min(8, len(rest))):
+            reserves[j].append(rest.pop())
+    for card in rest:
+        where = rng.random()
+        if where < 0.5 and cells:
+            quilt[cells.pop()] = card
+        elif rules.reserves:
+            reserves[rng.randrange(8)].append(card)
+        elif where < 0.75:
+            stock.append(card)
+        else:
+            waste.append(card)
+    used = rng.randint(0, rules.redeals)
+    return CrazyQuiltState(rules, tuple(foundations_up) + tuple(foundations_down), tuple(quilt),
+                           tuple(stock), tuple(waste), tuple(map(tuple, reserves)) if rules.reserves else (),
+                           used)
+
+
+RULES = [CrazyQuiltRules(0), CrazyQuiltRules(1), CrazyQuiltRules(2), CrazyQuiltRules(1, wrap=True),
+         CrazyQuiltRules(reserves=True), CrazyQuiltRules(reserves=True, wrap=True)]
+
+
+def verdict(state: CrazyQuiltState, **switches) -> str:
+    """The search's verdict with some rules switched off (``safe``, ``stuck_rule``, ``order``)."""
+    if GAME.outcome(state) is not Outcome.IN_PLAY:
+        return "won" if state.complete else "lost"
+    s = Search(state)
+    for name, value in switches.items():
+        setattr(s, name, value)
+    result, line = s.run()
+    if result == "won":
+        assert GAME.outcome(GAME.play(state, [solver.to_move(m) for m in line])) is Outcome.WON
+    return result
+
+
+def check(state: CrazyQuiltState) -> str | None:
+    expected = brute_force(state)
+    if expected is None:
+        return None
+    got, moves, _ = search(state, budget=None)
+    assert got == expected, state
+    if got == "won":
+        assert GAME.outcome(GAME.play(state, moves)) is Outcome.WON
+    # Each rule off: the same verdict (a rule that changed one would be unsound or incomplete).
+    assert verdict(state, safe=False) == expected
+    assert verdict(state, stuck_rule=False) == expected
+    assert verdict(state, order=False, safe=False, stuck_rule=False) == expected
+    return expected
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.redeals}{'w' if r.wrap else ''}{'r' if r.reserves else ''}")
+def test_solver_against_brute_force_on_small_quilts(rules):
+    seen = {"won": 0, "lost": 0}
+    # Persian Rug's reserve shuffles make brute force slow, and small rugs are almost all won
+    # (lost rugs come from real deals below, and from test_persian_rug_lost_by_hand).
+    for seed in range(6 if rules.reserves else 30):
+        got = check(synthetic(seed, rules, left=(8 if rules.reserves else 9) + seed % 6))
+        if got:
+            seen[got] += 1
+    # The sample must hold both verdicts, or it tests little.
+    assert seen["won"] >= 3 and (rules.reserves or seen["lost"] >= 3), seen
+
+
+def winning_line(n: int, rules: CrazyQuiltRules) -> tuple:
+    # A budget (far more than these deals take) so that a slower solver fails, not hangs.
+    result, moves, _ = search(GAME.opening(DealNumber(n), rules), budget=120)
+    assert result == "won"
+    return moves
+
+
+NEAR_END = [(2, CrazyQuiltRules(2)), (4, CrazyQuiltRules(2)), (9, CrazyQuiltRules(1)), (11, CrazyQuiltRules(1)),
+            (3, CrazyQuiltRules(reserves=True))]
+
+
+def test_solver_against_brute_force_near_the_end_of_real_deals():
+    """Positions a few moves from the end of a won line, and a few random moves off it (often
+    lost)."""
+    seen = {"won": 0, "lost": 0}
+    for n, rules in NEAR_END:
+        start = GAME.opening(DealNumber(n), rules)
+        moves = winning_line(n, rules)
+        rng = random.Random(n)
+        most = 11 if rules.reserves else 16
+        for back in range(4, 80, 5):
+            if back > len(moves):
+                break
+            state = GAME.play(start, moves[:-back])
+            if GAME.cards_to_build(state) > most:
+                continue
+            assert check(state) in ("won", None)
+            for _ in range(2):
+                off = state
+                for _ in range(rng.randint(1, 5)):
+                    legal = GAME.legal_moves(off)
+                    if not legal:
+                        break
+                    off = GAME.apply(off, rng.choice(legal))
+                got = check(off)
+                if got:
+                    seen[got] += 1
+    assert seen["won"] >= 10 and seen["lost"] >= 3, seen
+
+
+def test_stuck_rule_proves_losses_and_no_wins():
+    """Rule 4 (last pass, a waste card stuck for ever) fires on lost positions only."""
+    fired = 0
+    for seed in range(200):
+        state = synthetic(seed, CrazyQuiltRules(0), left=8)
+        s = Search(state)
+        if s.root[1] and s.stuck(s.root):
+            fired += 1
+            assert brute_force(state) == "lost"
+    assert fired >= 5
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    return tuple(Card.parse(t) for t in text.split())
+
+
+@pytest.mark.parametrize("wrap, expected", [(False, "lost"), (True, "won")])
+def test_persian_rug_lost_by_hand(wrap, expected):
+    """Every reserve blocked (each K waits for the Q under it, each A for the 2 under it); the
+    two quilt cards play, and then nothing: lost, after a search. With wrap a K goes onto an A
+    and frees its Q: won."""
+    ups = [cards("AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC"), cards("AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS"),
+           cards("AH 2H 3H 4H 5H 6H 7H 8H 9H TH"), cards("AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD")]
+    downs = [cards("KC QC JC TC 9C 8C 7C 6C 5C 4C 3C"), cards("KS QS JS TS 9S 8S 7S 6S 5S 4S 3S"),
+             cards("KH QH JH TH 9H 8H 7H 6H 5H 4H"), cards("KD QD JD TD 9D 8D 7D 6D 5D 4D 3D")]
+    quilt = [None] * 64
+    quilt[0], quilt[2] = Card.parse("JH"), Card.parse("3H")
+    reserves = tuple(cards(t) for t in ("QC KC", "QS KS", "QH KH", "QD KD", "2C AC", "2S AS", "2H AH", "2D AD"))
+    state = CrazyQuiltState(CrazyQuiltRules(reserves=True, wrap=wrap), tuple(ups + downs), tuple(quilt),
+                            (), (), reserves)
+    assert GAME.outcome(state) is Outcome.IN_PLAY
+    assert check(state) == expected
+
+
+def test_persian_rug_cycles_do_not_loop():
+    # Reserve cards that can move back and forth, and every verdict as brute force says.
+    rules = CrazyQuiltRules(reserves=True)
+    for seed in range(12):
+        state = synthetic(1000 + seed, rules, left=9)
+        assert search(state, budget=None)[0] == brute_force(state)
+
+
+def test_safe_moves_keep_the_position_won():
+    checked = 0
+    for rules in RULES:
+        for seed in range(6 if rules.reserves else 15):
+            state = synthetic(2000 + seed, rules, left=9)
+            moves = safe_moves(state)
+            after = GAME.play(state, moves)  # every move legal
+            expected = brute_force(state)
+            if expected == "won" and moves:
+                checked += 1
+                assert brute_force(after) == "won"
+    assert checked >= 10
+
+
+def test_safe_moves_play_the_certain_cards_of_a_real_deal():
+    state = GAME.opening(DealNumber(1))
+    moves = safe_moves(state)
+    # Three moves are legal and none is certain: 2S (q78) and QH (q81) have twins that the other
+    # foundation of their suit may want.
+    assert moves == ()
+    state = GAME.opening(DealNumber(2), CrazyQuiltRules(2))
+    line = winning_line(2, CrazyQuiltRules(2))
+    late = GAME.play(state, line[:-20])
+    tail = safe_moves(late)
+    assert tail and GAME.outcome(GAME.play(late, tail)) is not Outcome.LOST
+
+
+def test_greedy_player():
+    # On a position where only foundation moves and deals are needed greedy wins.
+    wins = 0
+    for seed in range(60):
+        state = synthetic(3000 + seed, CrazyQuiltRules(1), left=6)
+        won = greedy_wins(CRAZY_QUILT, state)
+        if won:
+            wins += 1
+            assert brute_force(state) == "won"
+    assert wins >= 5
+    state = GAME.opening(DealNumber(1), CrazyQuiltRules(reserves=True))
+    move = greedy_move(state)
+    assert isinstance(move, Transfer) and move.target.kind == "f"
+    assert greedy_wins(CRAZY_QUILT, state) in (True, False)  # ends: greedy never shuffles reserves
+
+
+def test_budget_and_progress():
+    state = GAME.opening(DealNumber(1))
+    assert search(state, budget=0.0) == ("unknown", (), 256)
+
+    def cancel(nodes, seconds):
+        raise KeyboardInterrupt
+
+    s = Search(state, None, cancel)
+    s.next_report = 0  # report at the first tick, after 256 positions
+    with pytest.raises(KeyboardInterrupt):
+        s.run()
+    assert s.nodes == 256
+
+
+def test_search_of_finished_positions():
+    state = synthetic(7, CrazyQuiltRules(1), left=0)
+    assert state.complete and search(state) == ("won", (), 0)
+    lost = synthetic(11, CrazyQuiltRules(0), left=6)
+    while GAME.legal_moves(lost):
+        lost = GAME.apply(lost, GAME.legal_moves(lost)[-1])
+    if not lost.complete:
+        assert search(lost) == ("lost", (), 0)
+    with pytest.raises(IllegalMove):
+        GAME.apply(lost, Transfer(solver.W, solver.F(1)))
+
+
+def test_a_playable_card_whose_twin_is_not_on_the_other_foundation_is_not_safe():
+    """Rule 1 needs the twin on the other foundation. Here 5H on the waste fits f3 (hearts up)
+    while f7 (hearts down, at 7) has no 5H yet: playing it at once loses, since the 4H of q34
+    must go onto it to uncover the 6H of q44 that f7 needs (and the other 6H, in q45, lies
+    beside it)."""
+    hearts_up = cards("AH 2H 3H 4H")
+    hearts_down = cards("KH QH JH TH 9H 8H 7H")
+    ups = [tuple(Card(r, s) for r in range(1, 14)) for s in SUITS]
+    downs = [tuple(Card(r, s) for r in range(13, 0, -1)) for s in SUITS]
+    ups[2], downs[2] = hearts_up, hearts_down
+    quilt: list[Card | None] = [None] * 64
+    for place, text in (("q34", "4H"), ("q44", "6H"), ("q54", "3H"), ("q11", "5H"), ("q45", "6H"), ("q46", "2H"),
+                        ("q15", "AH"), ("q17", "7H"), ("q18", "8H"), ("q21", "9H"), ("q41", "TH"),
+                        ("q61", "JH"), ("q81", "QH"), ("q82", "KH")):
+        quilt[8 * (int(place[1]) - 1) + int(place[2]) - 1] = Card.parse(text)
+    state = CrazyQuiltState(CrazyQuiltRules(0), tuple(ups + downs), tuple(quilt), (), cards("5H"))
+    assert check(state) == "won"
+    eager = GAME.apply(state, Transfer(solver.W, solver.F(3)))
+    assert brute_force(eager) == "lost"
+    assert safe_moves(state) == ()
+    # Once the 5H's twin is on f7 (and the 4H on it gone there too), the same play is safe.
+    later = GAME.play(state, [Transfer(solver.place_of(19), solver.W), Transfer(solver.place_of(27), solver.F(7)),
+                              Transfer(solver.place_of(0), solver.F(7))])
+    assert [str(m) for m in safe_moves(later)][:2] == ["w f7", "w f3"]
+
+
+def test_the_game_protocol_hooks():
+    """What the shared layers will call: Game.search, Game.sure_move, Game.greedy_wins, and the
+    shared solver front, which replays a win."""
+    from musical_cli.solver import solve
+
+    state = GAME.opening(DealNumber(2), CrazyQuiltRules(2))
+    result, moves, nodes = GAME.search(state, None, None)
+    assert result == "won" and GAME.outcome(GAME.play(state, moves)) is Outcome.WON
+    assert solve(GAME, state, budget=None).result == "won"
+    assert GAME.greedy_wins(state) is greedy_wins(GAME, state)
+    # sure_move: the first of the safe moves that are not merely the only legal move.
+    late = GAME.play(state, moves[:-20])
+    sure = GAME.sure_move(late)
+    assert sure is not None and sure in GAME.legal_moves(late) and sure == safe_moves(late)[0]
+    assert GAME.sure_move(GAME.opening(DealNumber(1))) is None
+    wrapped = CrazyQuiltState(CrazyQuiltRules(2, wrap=True), late.foundations, late.quilt, late.stock, late.waste)
+    assert GAME.sure_move(wrapped) is None  # rules 1 and 2 are off with wrap
