@@ -270,7 +270,7 @@ def test_two_processes_write_at_once(tmp_path):
     s = Store.open(tmp_path / "data" / "musical" / "musical.sqlite3", create=False, readonly=True)
     ids = set()
     for (gid, moves, warnings), deal in zip(outputs, ("1", "2"), strict=True):
-        assert warnings.strip() == "[]"
+        assert warnings.strip() == "[]", f"game {gid}, {moves} moves: {warnings}"
         row = s.game(int(gid))
         ids.add(row.id)
         assert (row.deal, row.moves, row.result) == (deal, int(moves), "in play")
