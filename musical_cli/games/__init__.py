@@ -1,6 +1,7 @@
 """The games of the family: one package each under this one, one registry here.
 
-Everything particular to a game lives in its package (``games/musical``, ``games/calculation``):
+Everything particular to a game lives in its package (``games/musical``, ``games/calculation``,
+``games/crazy_quilt``):
 the rules engine and its options (``rules.py``), its view (``view.py``), its players
 (``solver.py``), and its rules for people (``rules.txt``). The shared layers find a game here by
 name and talk to it only through the :class:`musical_cli.game.Game` protocol.
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from ..game import Game
 from .calculation.rules import CALCULATION
+from .crazy_quilt.rules import CRAZY_QUILT
 from .musical.rules import MUSICAL
 
 GAMES: dict[str, Game] = {}
@@ -41,6 +43,6 @@ def game_named(name: str) -> Game:
     return _BY_NAME[name.strip().lower()]
 
 
-for _game in (MUSICAL, CALCULATION):
+for _game in (MUSICAL, CALCULATION, CRAZY_QUILT):
     register(_game)
 DEFAULT_GAME = MUSICAL

@@ -26,7 +26,7 @@ from ...cards import SUITS, Card, Suit
 from ...game import Game, IllegalMove, Outcome, RuleOption, RulesError, parse_yes_no, yes_no
 from ...moves import DEAL, FOUNDATION, REDEAL, WASTE, Deal, F, Move, Place, Redeal, Transfer, W, register_kind
 
-QUILT = register_kind("q", "quilt cell q{}")
+QUILT = register_kind("q", "quilt cell q{}", digits=2)
 RESERVE = register_kind("r", "reserve")
 
 ROWS = COLUMNS = 8
