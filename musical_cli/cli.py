@@ -558,8 +558,7 @@ def _print_stats(args: argparse.Namespace, report) -> None:
     print(f"  lost     {pct(report.lost)}")
     print(f"  unknown  {pct(report.unknown)}")
     if game.has_greedy:
-        print(f"  greedy   {pct(report.greedy_won)}  won by always playing to the lowest foundation "
-              "that takes a card")
+        print(f"  greedy   {pct(report.greedy_won)}  won by {game.greedy_text}")
     total = "summed" if args.from_files else "in all"
     print(f"  seconds per deal: median {report.median:.3f}, 90th percentile {report.p90:.3f}, "
           f"max {report.max:.3f}; {report.seconds_total:.1f} {total}")

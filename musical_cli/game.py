@@ -155,8 +155,10 @@ class Game(ABC):
     # Who can play a deal for ``stats``: "solver" (sees the stock), "blind" (sees what a player
     # sees). Empty: the game has no solver.
     players: ClassVar[tuple[str, ...]] = ()
-    # Whether a baseline strategy (``greedy_wins``) is reported beside the solver in ``stats``.
+    # Whether a baseline strategy (``greedy_wins``) is reported beside the solver in ``stats``,
+    # and what it does, after "won by".
     has_greedy: ClassVar[bool] = False
+    greedy_text: ClassVar[str] = "the greedy strategy"
     # Whether the next card is turned up by itself once the waste card is placed (as PySolFC
     # does for Calculation); the interactive shell follows it, records and transcripts do not.
     auto_turn: bool = False

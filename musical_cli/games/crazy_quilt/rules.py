@@ -215,6 +215,7 @@ class CrazyQuilt(Game):
     package = __package__
     players = ("solver",)
     has_greedy = True
+    greedy_text = "always playing to a foundation first, then onto the waste, then dealing"
 
     def resolve(self, state: CrazyQuiltState, move: Move) -> Move:
         """The short forms: ``q34`` (or ``w``, ``r2``) alone is the one legal move of that card."""

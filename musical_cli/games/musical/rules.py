@@ -108,6 +108,7 @@ class Musical(Game):
     package = __package__
     players = ("solver",)
     has_greedy = True
+    greedy_text = "always playing to the lowest foundation that takes a card"
 
     def layout(self, deck: Sequence[Card], rules: MusicalRules) -> MusicalState:
         # DEALS.md, PySolFC's Betsy Ross hook: walk from the bottom of the stock (the first
