@@ -317,6 +317,7 @@ def _run_pool(deals, rules, workers: int, budget, game, player, finished, interr
     """Solve in local worker processes; True when interrupted. A pool broken by a worker's death
     (killed, out of memory) is replaced, and the deals it held are submitted again."""
     context = multiprocessing.get_context()
+    before = {p.pid for p in multiprocessing.active_children()}
     stop = context.Event()
     pools: list[ProcessPoolExecutor] = []
 
@@ -334,6 +335,14 @@ def _run_pool(deals, rules, workers: int, budget, game, player, finished, interr
         stop.set()
         for pool in pools:
             _close_pool(pool, stop)
+        # A worker of a pool that broke can outlive the pool's own clean-up (seen once in CI):
+        # every process started during the run is ours, and none may be left behind.
+        for process in multiprocessing.active_children():
+            if process.pid not in before:
+                process.join(STOP_GRACE / 5)
+                if process.is_alive():
+                    process.kill()
+                    process.join(2.0)
 
 
 def _close_pool(pool: ProcessPoolExecutor, stop, wait_for_workers: bool = True) -> None:

@@ -7,6 +7,7 @@ import multiprocessing
 import os
 import signal
 import threading
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from musical_cli.deals import parse_deal_range
@@ -83,4 +84,8 @@ def test_a_local_worker_killed_mid_run_loses_no_deal():
     assert not rep.interrupted
     assert sorted(seen, key=int) == [d.text for d in deals]
     assert rep.won == 40
+    # No worker is left behind: any child still winding down must be gone within a moment.
+    deadline = time.monotonic() + 3
+    while multiprocessing.active_children() and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert not multiprocessing.active_children()
