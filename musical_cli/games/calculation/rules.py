@@ -93,7 +93,7 @@ class Calculation(Game):
     def layout(self, deck: Sequence[Card], rules: CalculationRules) -> CalculationState:
         if len(deck) != 52:
             raise ValueError("a Calculation deal needs one full deck of 52 cards")
-        # DEALS.md, PySolFC's Calculation hook: walking from the bottom of the stock, the first
+        # musical(1), GAMES, Deal numbers: PySolFC's Calculation hook: walking from the bottom of the stock, the first
         # A, 2, 3 and 4 met become the foundation bases.
         bases: dict[int, Card] = {}
         rest: list[Card] = []

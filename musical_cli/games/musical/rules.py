@@ -111,7 +111,7 @@ class Musical(Game):
     greedy_text = "always playing to the lowest foundation that takes a card"
 
     def layout(self, deck: Sequence[Card], rules: MusicalRules) -> MusicalState:
-        # DEALS.md, PySolFC's Betsy Ross hook: walk from the bottom of the stock (the first
+        # musical(1), GAMES, Deal numbers: PySolFC's Betsy Ross hook: walk from the bottom of the stock (the first
         # element) taking the first A, 2, 3, 4 as signs, then the first 2 and 4 met after their
         # sign is taken, and the first 6 and 8, as the foundation bases.
         signs: dict[int, Card] = {}
