@@ -29,3 +29,35 @@ def winning_line(deal: int, redeals: int | None = 2) -> tuple[str, ...]:
         for move in reversed(MUSICAL.legal_moves(state)):
             stack.append((MUSICAL.apply(state, move), (*path, move)))
     raise AssertionError(f"no win found for deal {deal}")
+
+
+def run_main(argv: list[str], stdin: str, monkeypatch, capsys) -> tuple[int, str, str]:
+    """``musical ARGV`` in this process (so that a game a test registers is there), with
+    ``stdin`` as piped standard input: (exit status, standard output, standard error)."""
+    import io
+    import sys
+
+    from musical_cli import cli
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode()), encoding="utf-8"))
+    status = cli.main(argv)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def shell_text(session, keys: str) -> str:
+    """Type ``keys`` into a real Shell on ``session`` (pipe input, DummyOutput); what it printed."""
+    from prompt_toolkit.history import InMemoryHistory
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from musical_cli.render import plain
+    from musical_cli.shell import Shell
+
+    printed: list = []
+    with create_pipe_input() as pipe:
+        shell = Shell(session, input=pipe, output=DummyOutput(), history=InMemoryHistory())
+        shell.print = printed.append
+        pipe.send_text(keys)
+        assert shell.run() == 0
+    return "".join(plain(f) for f in printed)

@@ -4,36 +4,25 @@ through pipe input and its completion, ``deal --json``."""
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 
 import pytest
+from lines import run_main, shell_text
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
-from prompt_toolkit.history import InMemoryHistory
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
 
-from musical_cli import cli
 from musical_cli.commands import Session
 from musical_cli.deals import DealNumber
 from musical_cli.game import Outcome
 from musical_cli.games import game_named
 from musical_cli.notation import parse_move
-from musical_cli.render import plain
-from musical_cli.shell import Shell, ShellCompleter
+from musical_cli.shell import ShellCompleter
 from musical_cli.solver import solve
 from musical_cli.transcript import GameRecord, format_transcript, read_transcript
 
 QUILT = game_named("crazy-quilt")
 
 
-def run_main(argv: list[str], stdin: str, monkeypatch, capsys) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode()), encoding="utf-8"))
-    status = cli.main(argv)
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_the_names_and_the_notation():
@@ -90,13 +79,7 @@ def test_a_solved_game_round_trips_and_verifies(tmp_path, monkeypatch, capsys):
 
 def test_the_shell_plays_crazy_quilt_through_pipe_input():
     s = Session(QUILT, DealNumber(1), interactive=True)
-    printed: list = []
-    with create_pipe_input() as pipe:
-        shell = Shell(s, input=pipe, output=DummyOutput(), history=InMemoryHistory())
-        shell.print = printed.append
-        pipe.send_text("q78\rq45\rd\rrules\rquit\r")
-        assert shell.run() == 0
-    text = "".join(plain(f) for f in printed)
+    text = shell_text(s, "q78\rq45\rd\rrules\rquit\r")
     assert [str(m) for m in s.moves] == ["q78 f2", "d"]  # the short form took the one move of q78
     assert "q45 is not available" in text and "Crazy Quilt (also Quilt, Japanese Rug)" in text
     assert "Moves in" not in text  # rules, not help

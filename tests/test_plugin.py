@@ -4,17 +4,13 @@ input) and the command line, its rule flags built from its own declarations."""
 
 from __future__ import annotations
 
-import io
 import re
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from prompt_toolkit.history import InMemoryHistory
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
+from lines import run_main, shell_text
 
 from musical_cli import cli, games
 from musical_cli.cards import Card, Suit
@@ -23,7 +19,6 @@ from musical_cli.deals import DealNumber
 from musical_cli.game import Foundations, Game, Outcome, RuleOption, RulesError, parse_yes_no, yes_no
 from musical_cli.moves import DEAL, REDEAL, Deal, F, Move, Redeal, Transfer, W
 from musical_cli.render import card, plain, plural
-from musical_cli.shell import Shell
 from musical_cli.transcript import GameRecord, format_transcript, read_transcript
 
 SHARED = Path(__file__).resolve().parent.parent / "musical_cli"
@@ -128,12 +123,6 @@ def greedy_line(state: SoloState) -> list[Move]:
     return line
 
 
-def run_main(argv: list[str], stdin: str, monkeypatch, capsys) -> tuple[int, str, str]:
-    fake = io.TextIOWrapper(io.BytesIO(stdin.encode()), encoding="utf-8")
-    monkeypatch.setattr(sys, "stdin", fake)
-    status = cli.main(argv)
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_no_shared_module_names_a_game_or_branches_on_one():
@@ -178,13 +167,7 @@ def test_a_toy_transcript_round_trips_and_verifies(tmp_path, monkeypatch, capsys
 
 def test_the_shell_plays_the_toy_game_through_pipe_input():
     s = Session(SOLO, DealNumber(3), interactive=True)
-    printed: list = []
-    with create_pipe_input() as pipe:
-        shell = Shell(s, input=pipe, output=DummyOutput(), history=InMemoryHistory())
-        shell.print = printed.append
-        pipe.send_text("d\rrules\rhint\rhelp\rquit\r")
-        assert shell.run() == 0
-    text = "".join(plain(f) for f in printed)
+    text = shell_text(s, "d\rrules\rhint\rhelp\rquit\r")
     assert [str(m) for m in s.moves] == ["d"]
     assert "Solo, deal 3" in text and "stock 12 cards" in text
     assert "Build the foundation from A to K." in text
