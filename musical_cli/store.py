@@ -29,6 +29,7 @@ from pathlib import Path
 
 FILE_NAME = "musical.sqlite3"
 BUSY_TIMEOUT = 2.0  # seconds a writer waits for another; writes hold the lock for about a millisecond
+OPEN_PATIENCE = 10.0  # seconds opening the record keeps trying while another shell holds it
 AUTOCHECKPOINT_PAGES = 20000  # about 80 MB of WAL: never reached by the Recorder's checkpoints
 RESULTS = ("in play", "won", "lost", "abandoned")
 FINISHED = ("won", "lost", "abandoned")
@@ -82,6 +83,7 @@ class StoreError(Exception):
     def __init__(self, kind: str, text: str, path: Path | None = None):
         self.kind = kind
         self.path = path
+        self.locked = False  # another connection held the file past the busy timeout
         super().__init__(text)
 
 
@@ -105,7 +107,9 @@ def _is_corrupt(e: sqlite3.Error) -> bool:
 def _error(e: sqlite3.Error, path: Path) -> StoreError:
     if _is_corrupt(e):
         return StoreError("corrupt", f"the record {path} is damaged ({e})", path)
-    return StoreError("unavailable", f"the record {path} cannot be used: {e}", path)
+    error = StoreError("unavailable", f"the record {path} cannot be used: {e}", path)
+    error.locked = "locked" in str(e) or "busy" in str(e)
+    return error
 
 
 def _host() -> str:
@@ -195,6 +199,20 @@ class Store:
 
     @classmethod
     def open(cls, path: Path | None = None, *, create: bool = True, readonly: bool = False) -> Store:
+        """:meth:`_open`, tried again for a while when the file is locked: two shells starting
+        at once both create or migrate it, and on a loaded machine the first can hold the lock
+        past the busy timeout (seen in CI). Waiting at start-up is not felt as waiting in a move."""
+        deadline = time.monotonic() + OPEN_PATIENCE
+        while True:
+            try:
+                return cls._open(path, create=create, readonly=readonly)
+            except StoreError as e:
+                if not e.locked or time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.05)
+
+    @classmethod
+    def _open(cls, path: Path | None = None, *, create: bool = True, readonly: bool = False) -> Store:
         """Open the record and bring its schema up to :data:`SCHEMA_VERSION`. With ``create``, a
         missing file (and its directory) is made; without, it is StoreError 'unavailable'. A
         ``readonly`` store is never written, not even migrated: the reading commands (``replay

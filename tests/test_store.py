@@ -251,6 +251,8 @@ WRITER = textwrap.dedent("""
         if not session.state.stock and session.state.redeals_used == 2:
             execute(session, "undo 30")
     recorder.close()
+    if recorder.why_not:  # a store that failed at opening warns at the prompt, not through attach
+        warnings.append(recorder.why_not)
     print(recorder.game_id, len(session.moves), warnings, flush=True)
 """)
 
@@ -282,3 +284,19 @@ def test_two_processes_write_at_once(tmp_path):
 def test_the_busy_timeout_is_shorter_than_a_test_would_notice():
     assert 0 < store_module.BUSY_TIMEOUT <= 5
 
+
+
+def test_opening_waits_for_another_shell_that_holds_the_file(tmp_path, monkeypatch):
+    """Two shells starting at once: the second finds the file locked (the first is creating it)
+    for longer than the busy timeout on a loaded machine; opening tries again, and both record."""
+    import threading
+
+    monkeypatch.setattr(store_module, "BUSY_TIMEOUT", 0.05)
+    path = tmp_path / "musical.sqlite3"
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN EXCLUSIVE")  # a first shell creating the file holds it so
+    threading.Timer(0.4, holder.rollback).start()
+    s = Store.open(path)  # without the retry: "database is locked" after 0.05 s
+    assert s.version == store_module.SCHEMA_VERSION
+    s.close()
+    holder.close()
