@@ -70,6 +70,16 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _node_count(text: str) -> int:
+    try:
+        value = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of search nodes (a whole number above 0)")
+    return value
+
+
 def _game_name(text: str) -> str:
     try:
         return game_named(text).name
@@ -154,8 +164,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("solve", help="decide whether a deal (or a transcript's end) can be won")
     p.add_argument("file", metavar="FILE", nargs="?", help="solve the position at the end of this transcript")
     p.add_argument("--seed", metavar="N", type=_deal_number, help="the deal to solve")
-    p.add_argument("--budget", metavar="SECONDS", type=_positive_float, default=60.0,
-                   help="give up with 'unknown' after this long (default 60)")
+    p.add_argument("--budget", metavar="SECONDS", type=_positive_float, default=None,
+                   help="give up with 'unknown' after this long (default 60; none with --nodes)")
+    p.add_argument("--nodes", metavar="N", type=_node_count, default=None,
+                   help="give up with 'unknown' after N search nodes: the same answer on every machine")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     _add_rules(p)
 
@@ -164,7 +176,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", metavar="W", type=int, default=None,
                    help="parallel processes (default: one per core)")
     p.add_argument("--budget", metavar="SECONDS", type=_positive_float, default=None,
-                   help="per deal, before it counts as unknown (default 10)")
+                   help="per deal, before it counts as unknown (default 10; none with --nodes)")
+    p.add_argument("--nodes", metavar="N", type=_node_count, default=None,
+                   help="per deal, search nodes before it counts as unknown: the same results on "
+                        "every machine, however loaded")
     p.add_argument("--player", choices=("solver", "blind"), default=None,
                    help="'solver' sees the stock order (default); 'blind' plays each deal seeing "
                         "only what a player sees (for games whose stock stays hidden)")
@@ -420,7 +435,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         rules, _ = _rules(game, args)
         record = GameRecord(game, args.seed, rules)
         state = record.start()
-    solution = solve(record.game, state, budget=args.budget)
+    solution = solve(record.game, state, budget=_budget(args, 60.0), nodes=args.nodes)
     options = record.game.rules_options(record.rules)
     if args.json:
         redeals: Any = options.get("redeals")
@@ -437,12 +452,21 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return {"won": EXIT_WON, "lost": EXIT_NOT_WON}.get(solution.result, EXIT_UNKNOWN)
 
 
+def _budget(args: argparse.Namespace, default: float) -> float | None:
+    """Seconds a search may take: --budget, else none when --nodes bounds it (so that the answer
+    does not depend on the machine), else ``default``."""
+    if args.budget is not None:
+        return args.budget
+    return None if args.nodes is not None else default
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
     from .stats import ResultsError, catching_interrupts
 
     if args.from_files:
         given = [flag for flag, value in (("N|A-B", args.deals), ("--out", args.out), ("--workers", args.workers),
                                           ("--scheduler", args.scheduler), ("--budget", args.budget),
+                                          ("--nodes", args.nodes),
                                           ("--player", args.player), ("--game", args.game),
                                           *_given_flags(args).items()) if value]
         if given:
@@ -481,6 +505,9 @@ def _stats_report(args: argparse.Namespace):
                              "is seen after the first pass")
         raise NotAvailable(f"{game.title} has no {player} yet" if player == "solver"
                            else f"{game.title} has no {player} player yet")
+    if args.nodes is not None and player == "blind":
+        raise UsageError("--nodes limits the solver's search; the blind player's effort is fixed "
+                         "(its rollouts), the same on every machine")
     deals = list(dict.fromkeys(d for group in args.deals for d in group))  # a deal named twice runs once
     results = None
     todo = deals
@@ -495,7 +522,7 @@ def _stats_report(args: argparse.Namespace):
                   f"{plural(len(todo), 'deal')} to go", file=sys.stderr)
     on_result = results.add if results is not None else None
     run = partial(run_stats, todo, rules, workers=args.workers,
-                  budget=args.budget if args.budget is not None else 10.0, game=game, player=player)
+                  budget=_budget(args, 10.0), game=game, player=player, nodes=args.nodes)
     try:
         if args.scheduler:
             from .cluster import ClusterError, cluster_executor

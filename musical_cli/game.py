@@ -263,11 +263,14 @@ class Game(ABC):
         return self._part("view", "opening_record", f"{self.title} has no opening record")(self, deal, state)
 
     def search(self, state: Any, budget: float | None,
-               progress: Callable[[int, float], None] | None) -> tuple[str, tuple[Move, ...], int]:
+               progress: Callable[[int, float], None] | None,
+               nodes: int | None = None) -> tuple[str, tuple[Move, ...], int]:
         """Decide ``state``: ("won", the line, nodes), ("lost", (), nodes) or ("unknown", (),
-        nodes) when ``budget`` seconds run out. :func:`musical_cli.solver.solve` checks a win
-        by replay before anyone hears of it."""
-        return self._part("solver", "search", f"{self.title} has no solver yet")(state, budget, progress)
+        nodes) when ``budget`` seconds or ``nodes`` search nodes (None: no limit) run out. A node
+        limit gives the same answer on every machine, however loaded; a game's search counts its
+        nodes as it likes, checking the limit at least every few hundred. :func:`musical_cli.solver.solve`
+        checks a win by replay before anyone hears of it."""
+        return self._part("solver", "search", f"{self.title} has no solver yet")(state, budget, progress, nodes)
 
     def sure_move(self, state: Any) -> Move | None:
         """A move that provably keeps a winnable position winnable, by a rule of the game's own

@@ -36,10 +36,11 @@ def _require_solver(game: Game) -> None:
 
 
 def solve(game: Game, state, budget: float | None = 10.0,
-          progress: Callable[[int, float], None] | None = None) -> Solution:
+          progress: Callable[[int, float], None] | None = None, nodes: int | None = None) -> Solution:
     """Solve ``state``: a winning line, a proof of loss, or "unknown" when ``budget`` seconds
-    (None: no limit) run out. ``progress(nodes, seconds)`` is called now and then (every 0.15 s
-    or so); whatever it raises (KeyboardInterrupt to cancel) propagates, as does Ctrl-C."""
+    or ``nodes`` search nodes (None: no limit) run out; a node limit alone gives the same answer
+    on every machine. ``progress(nodes, seconds)`` is called now and then (every 0.15 s or so);
+    whatever it raises (KeyboardInterrupt to cancel) propagates, as does Ctrl-C."""
     _require_solver(game)
     start = time.perf_counter()
     outcome = game.outcome(state)
@@ -47,7 +48,7 @@ def solve(game: Game, state, budget: float | None = 10.0,
         return Solution("won", (), 0, time.perf_counter() - start)
     if outcome is Outcome.LOST:
         return Solution("lost", (), 0, time.perf_counter() - start)
-    result, moves, nodes = game.search(state, budget, progress)
+    result, moves, nodes = game.search(state, budget, progress, nodes)
     if result not in RESULTS:
         raise AssertionError(f"solver bug: result {result!r}")
     if result == "won":

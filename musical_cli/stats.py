@@ -137,7 +137,7 @@ _FORGETTERS: tuple[int, tuple[Callable[[], None], ...]] = (0, ())
 
 def solve_deal(deal: DealNumber, rules: Any, budget: float | None,
                game: Game, progress: Callable[[int, float], None] | None = None,
-               player: str = "solver") -> DealResult:
+               player: str = "solver", nodes: int | None = None) -> DealResult:
     """One deal's line in the report. ``player`` "blind" plays the deal with the blind player
     (games whose hints are blind) instead of solving it: "won" or "lost" is then its result."""
     from .solver import solve
@@ -149,7 +149,7 @@ def solve_deal(deal: DealNumber, rules: Any, budget: float | None,
             won, moves = game.blind_play(state, progress=progress)
             return DealResult(deal.text, "won" if won else "lost", time.perf_counter() - start, len(moves),
                               None, tuple(str(m) for m in moves) if won else ())
-        solution = solve(game, state, budget, progress)
+        solution = solve(game, state, budget, progress, nodes)
         try:
             greedy: bool | None = game.greedy_wins(state)
         except NotAvailable:  # no baseline strategy for this game
@@ -226,11 +226,11 @@ def _interrupt_requested(nodes: int, seconds: float) -> None:
 
 
 def _pool_task(deal: DealNumber, rules: Any, budget: float | None, game: Game,
-               player: str = "solver") -> DealResult | None:
+               player: str = "solver", nodes: int | None = None) -> DealResult | None:
     """In a worker: the deal's result, or None when the parent asked to stop (the solver's
     progress callback, called every 0.15 s or so, notices)."""
     try:
-        return solve_deal(deal, rules, budget, game, _stop_requested, player)
+        return solve_deal(deal, rules, budget, game, _stop_requested, player, nodes)
     except _Cancelled:
         return None
 
@@ -264,13 +264,15 @@ def summarise(results: list[DealResult], game: Game, rules: Any, player: str, se
 def run_stats(deals: list[DealNumber], rules: Any, workers: int | None = None,
               budget: float | None = 10.0, on_result: Callable[[DealResult], None] | None = None,
               *, game: Game, player: str = "solver", executor: Executor | None = None,
-              in_flight: int | None = None) -> StatsReport:
+              in_flight: int | None = None, nodes: int | None = None) -> StatsReport:
     """Solve every deal; ``report.deals`` counts the deals finished (all of them unless
     interrupted). ``on_result`` is called in this process for each finished deal.
 
     ``executor`` (a ``concurrent.futures.Executor``, for example a Dask client's) runs the deals
     instead of a local pool; it is not shut down here. ``in_flight`` bounds the deals submitted
-    and not finished (default: twice the workers)."""
+    and not finished (default: twice the workers). ``nodes`` limits each deal's search as
+    ``budget`` does (both may apply; with ``budget`` None, the results are the same on every
+    machine)."""
     if workers is None:
         workers = os.cpu_count() or 1
     workers = max(1, workers)
@@ -285,13 +287,13 @@ def run_stats(deals: list[DealNumber], rules: Any, workers: int | None = None,
     with catching_interrupts() as interrupts:
         try:
             if executor is not None:
-                interrupted = _drive(lambda: executor, None, deals, (rules, budget, game, player), finished,
+                interrupted = _drive(lambda: executor, None, deals, (rules, budget, game, player, nodes), finished,
                                      in_flight or 2 * workers, interrupts)
             elif workers == 1 or len(deals) <= 1:
-                interrupted = _run_here(deals, rules, budget, game, player, finished, interrupts)
+                interrupted = _run_here(deals, rules, budget, game, player, finished, interrupts, nodes)
             else:
                 interrupted = _run_pool(deals, rules, min(workers, len(deals)), budget, game, player,
-                                        finished, interrupts, in_flight)
+                                        finished, interrupts, in_flight, nodes)
         except KeyboardInterrupt:  # raised by on_result (or a handler not ours): stop all the same
             interrupted = True
         interrupted = interrupted or interrupts.requested
@@ -300,12 +302,12 @@ def run_stats(deals: list[DealNumber], rules: Any, workers: int | None = None,
     return summarise(results, game, rules, player, time.perf_counter() - start, interrupted)
 
 
-def _run_here(deals, rules, budget, game, player, finished, interrupts) -> bool:
+def _run_here(deals, rules, budget, game, player, finished, interrupts, nodes=None) -> bool:
     for deal in deals:
         if interrupts.requested:
             return True
         try:
-            result = solve_deal(deal, rules, budget, game, _interrupt_requested, player)
+            result = solve_deal(deal, rules, budget, game, _interrupt_requested, player, nodes)
         except _Cancelled:
             return True
         finished(result)
@@ -313,7 +315,7 @@ def _run_here(deals, rules, budget, game, player, finished, interrupts) -> bool:
 
 
 def _run_pool(deals, rules, workers: int, budget, game, player, finished, interrupts,
-              in_flight: int | None) -> bool:
+              in_flight: int | None, nodes: int | None = None) -> bool:
     """Solve in local worker processes; True when interrupted. A pool broken by a worker's death
     (killed, out of memory) is replaced, and the deals it held are submitted again."""
     context = multiprocessing.get_context()
@@ -329,7 +331,7 @@ def _run_pool(deals, rules, workers: int, budget, game, player, finished, interr
         return pools[-1]
 
     try:
-        return _drive(new_pool, new_pool, deals, (rules, budget, game, player), finished,
+        return _drive(new_pool, new_pool, deals, (rules, budget, game, player, nodes), finished,
                       in_flight or 2 * workers, interrupts)
     finally:
         stop.set()

@@ -40,7 +40,10 @@ def run_main(argv: list[str], stdin: str, monkeypatch, capsys) -> tuple[int, str
     from musical_cli import cli
 
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode()), encoding="utf-8"))
-    status = cli.main(argv)
+    try:
+        status = cli.main(argv)
+    except SystemExit as e:  # argparse's own usage errors
+        status = e.code
     out, err = capsys.readouterr()
     return status, out, err
 

@@ -647,13 +647,13 @@ def _engine_line(path: list[tuple], root_waste: bool, root_deal: bool) -> tuple[
 
 
 def solve_calculation(state: CalculationState, budget: float | None,
-                      progress: Callable[[int, float], None] | None = None
-                      ) -> tuple[str, tuple[Move, ...], int]:
+                      progress: Callable[[int, float], None] | None = None,
+                      max_nodes: int | None = None) -> tuple[str, tuple[Move, ...], int]:
     """Search ``state`` (any Calculation position) with the stock order known.
 
     Returns ``(result, moves, nodes)``: ``result`` is "won" (``moves`` is a winning line from
     ``state``, engine moves with every ``d``), "lost" (no line wins; ``moves`` is empty) or
-    "unknown" (``budget`` seconds ran out; None means no limit). ``progress(nodes, seconds)`` is
+    "unknown" (``budget`` seconds or ``max_nodes`` nodes ran out; None means no limit). ``progress(nodes, seconds)`` is
     called now and then; whatever it raises (KeyboardInterrupt to cancel) propagates.
     Deterministic: the same position always gives the same answer and line (budget permitting).
     """
@@ -673,7 +673,7 @@ def solve_calculation(state: CalculationState, budget: float | None,
         root_deal = True
     else:
         wr = 0
-    search = _Search(stock, budget, progress)
+    search = _Search(stock, budget, progress, max_nodes)
     try:
         got = _iterate(search, (h, tuple(piles), wr, 0))
     except _Timeout:
@@ -743,6 +743,7 @@ def _fix_deals(line: tuple[Move, ...], stock: int) -> tuple[Move, ...]:
 
 
 def search(state: CalculationState, budget: float | None,
-           progress: Callable[[int, float], None] | None = None) -> tuple[str, tuple[Move, ...], int]:
+           progress: Callable[[int, float], None] | None = None,
+           nodes: int | None = None) -> tuple[str, tuple[Move, ...], int]:
     """The game's hook (``Game.search``): :func:`solve_calculation`."""
-    return solve_calculation(state, budget, progress)
+    return solve_calculation(state, budget, progress, nodes)

@@ -158,7 +158,8 @@ class Search:
     or, in Persian Rug, ``(occ, reserves, up, down)``."""
 
     def __init__(self, state: CrazyQuiltState, budget: float | None = None,
-                 progress: Callable[[int, float], None] | None = None):
+                 progress: Callable[[int, float], None] | None = None, max_nodes: int | None = None):
+        self.max_nodes = max_nodes
         self.quilt = tuple(0 if c is None else code(c) for c in state.quilt)
         self.wrap = state.rules.wrap
         self.persian = state.rules.reserves
@@ -405,6 +406,8 @@ class Search:
 
     # -- the search -------------------------------------------------------------------------
     def tick(self) -> None:
+        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+            raise Timeout
         now = time.perf_counter()
         if self.progress is not None and now >= self.next_report:
             self.next_report = now + 0.15
@@ -476,13 +479,15 @@ class Search:
 
 
 def search(state: CrazyQuiltState, budget: float | None = 10.0,
-           progress: Callable[[int, float], None] | None = None) -> tuple[str, tuple[Move, ...], int]:
+           progress: Callable[[int, float], None] | None = None,
+           nodes: int | None = None) -> tuple[str, tuple[Move, ...], int]:
     """(result, moves, nodes): "won" with a winning line of engine moves (replayed here), "lost"
-    when no line wins, "unknown" when ``budget`` seconds (None: no limit) run out."""
+    when no line wins, "unknown" when ``budget`` seconds or ``nodes`` nodes (None: no limit) run
+    out."""
     outcome = CRAZY_QUILT.outcome(state)
     if outcome is not Outcome.IN_PLAY:
         return ("won" if outcome is Outcome.WON else "lost"), (), 0
-    s = Search(state, budget, progress)
+    s = Search(state, budget, progress, nodes)
     try:
         result, line = s.run()
     except Timeout:

@@ -206,7 +206,9 @@ class Clock:
     up to ``side_max``. Counted in nodes, not seconds, so that the same position always gets
     the same answer and line (when the budget does not run out)."""
 
-    def __init__(self, budget: float | None, progress: Callable[[int, float], None] | None):
+    def __init__(self, budget: float | None, progress: Callable[[int, float], None] | None,
+                 max_nodes: int | None = None):
+        self.max_nodes = max_nodes
         self.start = time.perf_counter()
         self.deadline = None if budget is None else self.start + budget
         self.progress = progress
@@ -228,7 +230,9 @@ class Clock:
         self.next_side = self.ticks + every
 
     def check(self) -> None:
-        """Progress report and deadline."""
+        """Progress report, node limit and deadline."""
+        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+            raise Timeout
         now = time.perf_counter()
         if self.progress is not None and now >= self.next_report:
             self.next_report = now + 0.15
@@ -950,13 +954,13 @@ class LocalSearch:
 
 def solve_position(state: MusicalState, budget: float | None,
                    progress: Callable[[int, float], None] | None = None,
-                   seed: int = 1) -> tuple[str, list[int], int]:
+                   seed: int = 1, max_nodes: int | None = None) -> tuple[str, list[int], int]:
     """The portfolio. Returns (result, internal line, nodes); the line uses foundation indexes
     0..3, DEAL_MOVE and REDEAL_MOVE. A short exhaustive search, a short local search, then one
     exhaustive search to the end with slices of local search interleaved."""
     # The search recurses a few frames per decision (at most 44 plays and 176 "never"s).
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 5_000))
-    clock = Clock(budget, progress)
+    clock = Clock(budget, progress, max_nodes)
     pos = Position(state)
     if pos.n == 0:
         done = all(h == SLOTS for h in pos.heights)
@@ -1020,8 +1024,9 @@ def _engine_moves(line: list[int]) -> tuple[Move, ...]:
 
 
 def search(state: MusicalState, budget: float | None,
-           progress: Callable[[int, float], None] | None) -> tuple[str, tuple[Move, ...], int]:
-    result, line, nodes = solve_position(state, budget, progress)
+           progress: Callable[[int, float], None] | None,
+           nodes: int | None = None) -> tuple[str, tuple[Move, ...], int]:
+    result, line, nodes = solve_position(state, budget, progress, max_nodes=nodes)
     return result, (_engine_moves(line) if result == "won" else ()), nodes
 
 
