@@ -272,6 +272,67 @@ def test_rule_6_split_agrees_with_brute_force(monkeypatch):
     assert refused, "rule 6 never refused a pin: the test does not exercise it"
 
 
+def _chain_cuts(state: MusicalState, chain_passes: tuple[int, ...]) -> tuple[bool, int]:
+    """The exhaustive search alone with rule 7 at these numbers of redeals left: the verdict and
+    how many times rule 7 cut a position that rules 3 and 5 let through."""
+    from musical_cli.games.musical.solver import Clock, Position, Search
+
+    search = Search(Position(state), Clock(None, None))
+    search.chain_passes = chain_passes
+    cuts = [0]
+    plain = search.chains_ok
+
+    def counting():
+        got = plain()
+        cuts[0] += not got
+        return got
+
+    search.chains_ok = counting
+    return bool(search.run(None)), cuts[0]
+
+
+def test_rule_7_agrees_with_brute_force():
+    """Rule 7 (each foundation alone must fill its slots in the passes left, its forced cards
+    blocking), used in every pass, on positions some way from the end of real deals with no
+    redeal or one left: wherever it cut during the search, the verdict matches brute force
+    (where it never cut, the search is the one the other tests check)."""
+    compared = 0
+    for k in range(28, 60):  # (below 28 brute force takes seconds where rule 7 cuts)
+        redeals = k % 2
+        state = near_end(1 + k % 8, seed=59 * k + 1, cards_left=16 + k % 9, redeals=redeals)
+        if MUSICAL.outcome(state) is not Outcome.IN_PLAY:
+            continue
+        won, cuts = _chain_cuts(state, (0, 1, 2))
+        if cuts:
+            assert ("won" if won else "lost") == brute_force(state), k
+            compared += 1
+    assert compared >= 3, "rule 7 hardly cut: the test does not exercise it"
+
+
+def test_rule_7_never_cuts_a_won_position(monkeypatch):
+    """Every position on a winning line is won, so rule 7 must let each one through (after
+    rules 1 and 5, which only cut what no winning line uses), in every pass, with one and two
+    redeals. The lines are found with rule 7 off; rule 7 is far more often checked here than
+    near the end (thousands of positions), so a rule made unsound fails this test."""
+    from musical_cli.games.musical import solver as solve_musical
+    from musical_cli.games.musical.solver import Clock, Position, Search
+
+    monkeypatch.setattr(solve_musical, "CHAIN_PASSES", ())
+    checked = 0
+    for n in (4, 39, 41, 45, 47, 50, 59, 60):
+        for redeals in (1, 2):
+            got = solve(MUSICAL, opening(n, redeals), budget=None)
+            assert got.result == "won"
+            state = opening(n, redeals)
+            for move in got.moves:
+                search = Search(Position(state), Clock(None, None))
+                assert search.reset() and search.stuck_prune() is not None
+                assert search.chains_ok(), (n, redeals, MUSICAL.cards_to_build(state))
+                checked += 1
+                state = MUSICAL.apply(state, move)
+    assert checked > 1000
+
+
 def test_deal_409_is_lost_with_two_redeals():
     """The one deal of 1-1000 the chronological search could not decide with two redeals
     (20 million nodes): rule 6 proves it lost."""
