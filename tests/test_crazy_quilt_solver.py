@@ -121,7 +121,8 @@ def check(state: CrazyQuiltState) -> str | None:
     # Each rule off: the same verdict (a rule that changed one would be unsound or incomplete).
     assert verdict(state, safe=False) == expected
     assert verdict(state, stuck_rule=False) == expected
-    assert verdict(state, order=False, safe=False, stuck_rule=False) == expected
+    assert verdict(state, relax_rule=False) == expected
+    assert verdict(state, order=False, safe=False, stuck_rule=False, relax_rule=False) == expected
     return expected
 
 
@@ -188,6 +189,21 @@ def test_stuck_rule_proves_losses_and_no_wins():
             fired += 1
             assert brute_force(state) == "lost"
     assert fired >= 5
+
+
+@pytest.mark.parametrize("redeals", [0, 1, 2])
+def test_relaxation_proves_losses_and_no_wins(redeals):
+    """Rule 6 (the relaxation: quilt cards free, one copy fills its rank's slot on every
+    foundation that may take it, the waste and stock dealt in their order) fires on lost
+    positions only, and fires often: it must prove losses, not merely be sound."""
+    fired = 0
+    for seed in range(150):
+        state = synthetic(5000 + seed, CrazyQuiltRules(redeals), left=9)
+        s = Search(state)
+        if s.relax_fails(s.root):
+            fired += 1
+            assert brute_force(state) == "lost", seed
+    assert fired >= 10, fired
 
 
 def cards(text: str) -> tuple[Card, ...]:

@@ -73,6 +73,32 @@ moves that make more quilt cards available. The lookahead is what makes Persian 
    never leave: the position is lost. (Tested by comparing verdicts with the rule on and off.)
 5. *Persian Rug*: a reserve's only card is never moved to an empty reserve (the same position),
    and a card goes to the first empty reserve only (empty reserves are interchangeable).
+6. *The relaxation* (:meth:`Search.relax_fails`; not Persian Rug), the rule that proves losses
+   at one redeal. Read the waste (bottom first) and the stock (top first) as one sequence, as
+   in Musical. A card may go to a foundation X (up or down of its suit) only while X still
+   needs its rank: X is *allowed* for it when X's height now is below its rank's slot. The
+   relaxed game: every quilt card is free (taken whenever a chain reaches it, never put on the
+   waste); a card leaves the waste top when some allowed foundation has *reached or passed*
+   its slot, and then fills its rank's slot on *every* allowed foundation; a relaxed height is
+   the top of the run of filled slots from the real height. It is run eagerly (taking a card
+   never stops another from being taken: filled slots only grow and the waste only shrinks),
+   dealing the stock a card at a time, turning the relaxed waste over at the end of each pass
+   while redeals are left. If cards remain at the end, the position is lost.
+   Proof: align a real line with the relaxation on the deals of the *sequence's* cards (a quilt
+   card the real line has put on the waste is dealt again after a redeal, and the relaxation
+   does nothing then). Invariant, by induction over the real moves: each foundation's filled
+   slots in the relaxation include its real ones, every card the relaxation still holds the real
+   line still holds, and the relaxed waste is a subsequence, in order, of the real waste (so the
+   relaxed stock, after a redeal, of the real stock). A real deal of a sequence card c: c is
+   the real stock's top, so if the relaxation still holds c it is its stock's top too (every
+   card before it in the relaxed stock would be before it in the real one). A build moves a
+   quilt card, which the relaxation holds as free anyway. A real play of c to X: X needs c, so
+   X was allowed for c at the start, and the relaxed X has filled every slot up to c's;
+   if c is a quilt card, or a quilt card the real line built on the waste, the relaxation took
+   it as soon as a chain reached it; if c is a sequence card still held, it is the relaxed top
+   (no relaxed card lies above it that does not lie above it for real), so it leaves at once
+   (eagerness). Either way c is gone from the relaxation and X's slot is filled there. So when
+   the real line wins, the relaxation ends with no card left.
 
 Every "won" line is replayed by the engine before it is reported (``musical_cli.solver`` does,
 and so does :func:`search` itself when called directly).
@@ -165,6 +191,7 @@ class Search:
         self.persian = state.rules.reserves
         self.safe = not self.wrap  # rules 1 and 2
         self.stuck_rule = True  # rule 4
+        self.relax_rule = True  # rule 6
         self.order = True  # the heuristic order (off: the engine's order, for tests)
         self.cost_index = True  # the k-th child spends k discrepancies (else 1)
         occ = sum(1 << c for c in range(CELLS) if state.quilt[c] is not None)
@@ -176,6 +203,7 @@ class Search:
             self.root = (occ, bytes(code(c) for c in state.waste), bytes(code(c) for c in state.stock),
                          up, down, state.redeals_left)
         self.avail_cache: dict[int, tuple[int, ...]] = {}
+        self.pools: dict[int, tuple[int, ...]] = {}
         self.targets = TARGETS[self.wrap]
         self.tt: dict[bytes, int] = {}
         self.path: set[bytes] = set()
@@ -404,6 +432,106 @@ class Search:
             below[c] += 1
         return False
 
+    def relax_fails(self, st: tuple) -> bool:
+        """Rule 6: the relaxation (quilt cards free, a card fills its rank's slot on every
+        foundation allowed to take it) cannot clear the waste and the stock in the passes left:
+        the position is lost. Slots are bits by rank; a chain is the top of a foundation's run
+        of filled slots (``uh`` up, ``dh`` down)."""
+        occ, waste, stock, up, down, left = st
+        pool = self.pools.get(occ)
+        if pool is None:
+            quilt = self.quilt
+            p = [0, 0, 0, 0]
+            o = occ
+            while o:
+                low = o & -o
+                c = quilt[low.bit_length() - 1]
+                p[c >> 4] |= 1 << (c & 15)
+                o ^= low
+            pool = tuple(p)
+            if len(self.pools) > 200_000:
+                self.pools.clear()
+            self.pools[occ] = pool
+        pool = list(pool)
+        uh = list(up)
+        dh = list(down)
+        upm = [(2 << u) - 1 for u in up]  # the slots filled on each up foundation (bit r: rank r)
+        dnm = [0x7FFF ^ ((1 << d) - 1) for d in down]  # and on each down foundation
+        for s in range(4):
+            p = pool[s]
+            if not p:
+                continue
+            u, d, u0, d0, um, dm = uh[s], dh[s], up[s], down[s], upm[s], dnm[s]
+            while True:  # take the pool cards the chains reach, which extends them
+                if p >> (u + 1) & 1:
+                    r = u + 1
+                elif p >> (d - 1) & 1:
+                    r = d - 1
+                else:
+                    break
+                p &= ~(1 << r)
+                if r > u0:
+                    um |= 1 << r
+                    while um >> (u + 1) & 1:
+                        u += 1
+                if r < d0:
+                    dm |= 1 << r
+                    while dm >> (d - 1) & 1:
+                        d -= 1
+            pool[s], uh[s], dh[s], upm[s], dnm[s] = p, u, d, um, dm
+        stack = list(waste)
+        seq = b""
+        passes = left + 1
+        tail = stock
+        while True:
+            for c in seq:  # ... on the first pass, the waste as it is: no card is dealt first
+                stack.append(c)
+            for c in (None, *tail):
+                if c is not None:
+                    stack.append(c)
+                while stack:
+                    c = stack[-1]
+                    s, r = c >> 4, c & 15
+                    u, d = uh[s], dh[s]
+                    u0, d0 = up[s], down[s]
+                    if not ((r > u0 and u >= r - 1) or (r < d0 and d <= r + 1)):
+                        break
+                    stack.pop()
+                    um, dm, p = upm[s], dnm[s], pool[s]
+                    while True:
+                        if r > u0:
+                            um |= 1 << r
+                            while um >> (u + 1) & 1:
+                                u += 1
+                        if r < d0:
+                            dm |= 1 << r
+                            while dm >> (d - 1) & 1:
+                                d -= 1
+                        if p >> (u + 1) & 1:
+                            r = u + 1
+                        elif p >> (d - 1) & 1:
+                            r = d - 1
+                        else:
+                            break
+                        p &= ~(1 << r)
+                    pool[s], uh[s], dh[s], upm[s], dnm[s] = p, u, d, um, dm
+            passes -= 1
+            if not stack or not passes:
+                break
+            tail = bytes(stack)
+            stack = []
+        if stack:
+            return True
+        for s in range(4):  # a pool card left over that no chain reaches
+            p = pool[s]
+            while p:
+                low = p & -p
+                p ^= low
+                r = low.bit_length() - 1
+                if not ((r > up[s] and uh[s] >= r - 1) or (r < down[s] and dh[s] <= r + 1)):
+                    return True
+        return False
+
     # -- the search -------------------------------------------------------------------------
     def tick(self) -> None:
         if self.max_nodes is not None and self.nodes >= self.max_nodes:
@@ -433,7 +561,9 @@ class Search:
         if len(tt) >= TT_MAX:
             tt.clear()
         tt[key] = d
-        if not self.persian and self.stuck_rule and st[5] == 0 and st[1] and self.stuck(st):
+        if not self.persian and (
+                (self.stuck_rule and st[5] == 0 and st[1] and self.stuck(st))
+                or (self.relax_rule and self.relax_fails(st))):
             tt[key] = PROVEN
             return False, False
         kids = self.children(st)
