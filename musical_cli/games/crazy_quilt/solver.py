@@ -128,6 +128,7 @@ TT_MAX = 1_500_000  # marks kept before the table is cleared (about 400 MB at mo
 INF = 1 << 30
 DEPTH_MAX = 3_000  # moves in one line of the search (Persian Rug shuffles); deeper is undecided
 PROVEN = INF + 1  # a mark: every line from here was explored, none wins
+CHECKED = -2  # a mark: rules 4 and 6 do not prove this position lost; not explored yet
 
 SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
 NBA = tuple(0 if a is None else 1 << a for a, _ in SHORT_NEIGHBOURS)
@@ -192,6 +193,7 @@ class Search:
         self.safe = not self.wrap  # rules 1 and 2
         self.stuck_rule = True  # rule 4
         self.relax_rule = True  # rule 6
+        self.prefilter = True  # children proven lost are dropped before the order counts
         self.order = True  # the heuristic order (off: the engine's order, for tests)
         self.cost_index = True  # the k-th child spends k discrepancies (else 1)
         occ = sum(1 << c for c in range(CELLS) if state.quilt[c] is not None)
@@ -543,6 +545,24 @@ class Search:
         if self.deadline is not None and now >= self.deadline:
             raise Timeout
 
+    def dead(self, st: tuple) -> bool:
+        """Whether ``st`` is proven lost by the table or by rules 4 and 6 (marked so if newly)."""
+        key = self.key(st)
+        mark = self.tt.get(key, -1)
+        if mark == PROVEN:
+            return True
+        if mark >= 0:
+            return False
+        if (self.stuck_rule and st[5] == 0 and st[1] and self.stuck(st)) or (self.relax_rule and self.relax_fails(st)):
+            if len(self.tt) >= TT_MAX:
+                self.tt.clear()
+            self.tt[key] = PROVEN
+            return True
+        if len(self.tt) >= TT_MAX:
+            self.tt.clear()
+        self.tt[key] = CHECKED
+        return False
+
     def dfs(self, st: tuple, d: int, line: list) -> tuple[bool, bool]:
         """(won, incomplete): won with ``line`` the moves; else whether any line was cut."""
         self.nodes += 1
@@ -561,12 +581,16 @@ class Search:
         if len(tt) >= TT_MAX:
             tt.clear()
         tt[key] = d
-        if not self.persian and (
+        if mark == -1 and not self.persian and (
                 (self.stuck_rule and st[5] == 0 and st[1] and self.stuck(st))
                 or (self.relax_rule and self.relax_fails(st))):
             tt[key] = PROVEN
             return False, False
         kids = self.children(st)
+        if self.prefilter and not self.persian and len(kids) > 1:
+            # Children proven lost (rules 4 and 6, or the table) are dropped before they are
+            # counted: a discrepancy is spent only on a child that may still win.
+            kids = [kid for kid in kids if not self.dead(kid[1])]
         incomplete = False
         if self.persian:
             self.path.add(key)
