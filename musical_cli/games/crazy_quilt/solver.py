@@ -437,8 +437,9 @@ class Search:
     def relax_fails(self, st: tuple) -> bool:
         """Rule 6: the relaxation (quilt cards free, a card fills its rank's slot on every
         foundation allowed to take it) cannot clear the waste and the stock in the passes left:
-        the position is lost. Slots are bits by rank; a chain is the top of a foundation's run
-        of filled slots (``uh`` up, ``dh`` down)."""
+        the position is lost. Per suit, slots are bits by rank and a chain is the top of a
+        foundation's run of filled slots (``uh`` up, ``dh`` down); ``ok`` has a bit for every
+        card code the relaxation may take now."""
         occ, waste, stock, up, down, left = st
         pool = self.pools.get(occ)
         if pool is None:
@@ -457,14 +458,14 @@ class Search:
         pool = list(pool)
         uh = list(up)
         dh = list(down)
-        upm = [(2 << u) - 1 for u in up]  # the slots filled on each up foundation (bit r: rank r)
-        dnm = [0x7FFF ^ ((1 << d) - 1) for d in down]  # and on each down foundation
+        upm = [(2 << u) - 1 for u in up]  # ranks 0..u: the slots filled on each up foundation
+        dnm = [0x7FFF ^ ((1 << d) - 1) for d in down]  # ranks d..14 on each down foundation
+        ok = 0
         for s in range(4):
-            p = pool[s]
-            if not p:
-                continue
-            u, d, u0, d0, um, dm = uh[s], dh[s], up[s], down[s], upm[s], dnm[s]
-            while True:  # take the pool cards the chains reach, which extends them
+            u = u0 = up[s]
+            d = d0 = down[s]
+            p, um, dm = pool[s], upm[s], dnm[s]
+            while p:  # take the pool cards the chains reach, which extends them
                 if p >> (u + 1) & 1:
                     r = u + 1
                 elif p >> (d - 1) & 1:
@@ -481,24 +482,24 @@ class Search:
                     while dm >> (d - 1) & 1:
                         d -= 1
             pool[s], uh[s], dh[s], upm[s], dnm[s] = p, u, d, um, dm
+            # ranks u0+1..u+1 (up) and d-1..d0-1 (down) may leave now
+            ok |= ((((2 << (u + 1)) - (2 << u0)) | ((1 << d0) - (1 << (d - 1)))) & 0x3FFE) << (16 * s)
         stack = list(waste)
-        seq = b""
         passes = left + 1
         tail = stock
         while True:
-            for c in seq:  # ... on the first pass, the waste as it is: no card is dealt first
-                stack.append(c)
             for c in (None, *tail):
                 if c is not None:
-                    stack.append(c)
-                while stack:
-                    c = stack[-1]
+                    if not ok >> c & 1:
+                        stack.append(c)
+                        continue
+                elif not stack or not ok >> stack[-1] & 1:
+                    continue
+                else:
+                    c = stack.pop()
+                while True:  # c leaves: fill its slots, extend the chains, then the next top
                     s, r = c >> 4, c & 15
-                    u, d = uh[s], dh[s]
-                    u0, d0 = up[s], down[s]
-                    if not ((r > u0 and u >= r - 1) or (r < d0 and d <= r + 1)):
-                        break
-                    stack.pop()
+                    u, d, u0, d0 = uh[s], dh[s], up[s], down[s]
                     um, dm, p = upm[s], dnm[s], pool[s]
                     while True:
                         if r > u0:
@@ -517,6 +518,12 @@ class Search:
                             break
                         p &= ~(1 << r)
                     pool[s], uh[s], dh[s], upm[s], dnm[s] = p, u, d, um, dm
+                    shift = 16 * s
+                    ok = (ok & ~(0xFFFF << shift)) | (
+                        ((((2 << (u + 1)) - (2 << u0)) | ((1 << d0) - (1 << (d - 1)))) & 0x3FFE) << shift)
+                    if not stack or not ok >> stack[-1] & 1:
+                        break
+                    c = stack.pop()
             passes -= 1
             if not stack or not passes:
                 break
@@ -524,15 +531,7 @@ class Search:
             stack = []
         if stack:
             return True
-        for s in range(4):  # a pool card left over that no chain reaches
-            p = pool[s]
-            while p:
-                low = p & -p
-                p ^= low
-                r = low.bit_length() - 1
-                if not ((r > up[s] and uh[s] >= r - 1) or (r < down[s] and dh[s] <= r + 1)):
-                    return True
-        return False
+        return any(pool[s] & ~(ok >> (16 * s)) for s in range(4))
 
     # -- the search -------------------------------------------------------------------------
     def tick(self) -> None:
