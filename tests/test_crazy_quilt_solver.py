@@ -98,7 +98,8 @@ RULES = [CrazyQuiltRules(0), CrazyQuiltRules(1), CrazyQuiltRules(2), CrazyQuiltR
 
 
 def verdict(state: CrazyQuiltState, **switches) -> str:
-    """The search's verdict with some rules switched off (``safe``, ``stuck_rule``, ``order``)."""
+    """The search's verdict with some rules switched off (``safe``, ``stuck_rule``, ``relax_rule``,
+    ``prefilter``, ``order``)."""
     if GAME.outcome(state) is not Outcome.IN_PLAY:
         return "won" if state.complete else "lost"
     s = Search(state)
@@ -122,7 +123,8 @@ def check(state: CrazyQuiltState) -> str | None:
     assert verdict(state, safe=False) == expected
     assert verdict(state, stuck_rule=False) == expected
     assert verdict(state, relax_rule=False) == expected
-    assert verdict(state, order=False, safe=False, stuck_rule=False, relax_rule=False) == expected
+    assert verdict(state, prefilter=False) == expected
+    assert verdict(state, order=False, safe=False, stuck_rule=False, relax_rule=False, prefilter=False) == expected
     return expected
 
 

@@ -544,15 +544,17 @@ class Search:
         if self.deadline is not None and now >= self.deadline:
             raise Timeout
 
-    def dead(self, st: tuple) -> bool:
-        """Whether ``st`` is proven lost by the table or by rules 4 and 6 (marked so if newly)."""
+    def dead(self, st: tuple, alive: bool = False) -> bool:
+        """Whether ``st`` is proven lost by the table or by rules 4 and 6 (marked so if newly;
+        ``alive``: rule 6 is known to pass)."""
         key = self.key(st)
         mark = self.tt.get(key, -1)
         if mark == PROVEN:
             return True
         if mark >= 0:
             return False
-        if (self.stuck_rule and st[5] == 0 and st[1] and self.stuck(st)) or (self.relax_rule and self.relax_fails(st)):
+        if ((self.stuck_rule and st[5] == 0 and st[1] and self.stuck(st))
+                or (self.relax_rule and not alive and self.relax_fails(st))):
             if len(self.tt) >= TT_MAX:
                 self.tt.clear()
             self.tt[key] = PROVEN
@@ -562,8 +564,19 @@ class Search:
         self.tt[key] = CHECKED
         return False
 
-    def dfs(self, st: tuple, d: int, line: list) -> tuple[bool, bool]:
-        """(won, incomplete): won with ``line`` the moves; else whether any line was cut."""
+    def last_copy(self, st: tuple, m: tuple) -> bool:
+        """Whether foundation move ``m`` plays the last copy of its rank left to place (the
+        other is on a foundation): then no card's allowed foundations change, the parent's
+        relaxation (rule 6) takes that card at once, and so the child's relaxation is the
+        parent's. A child of a position that rule 6 passed needs no check of its own."""
+        src = m[1]
+        c = st[1][-1] if src == WASTE_SRC else self.quilt[src]
+        s, r = c >> 4, c & 15
+        return not st[3][s] < r < st[4][s]
+
+    def dfs(self, st: tuple, d: int, line: list, alive: bool = False) -> tuple[bool, bool]:
+        """(won, incomplete): won with ``line`` the moves; else whether any line was cut.
+        ``alive``: rule 6 is known not to prove ``st`` lost."""
         self.nodes += 1
         if not self.nodes & 255:
             self.tick()
@@ -582,25 +595,30 @@ class Search:
         tt[key] = d
         if mark == -1 and not self.persian and (
                 (self.stuck_rule and st[5] == 0 and st[1] and self.stuck(st))
-                or (self.relax_rule and self.relax_fails(st))):
+                or (self.relax_rule and not alive and self.relax_fails(st))):
             tt[key] = PROVEN
             return False, False
         kids = self.children(st)
-        if self.prefilter and not self.persian and len(kids) > 1:
-            # Children proven lost (rules 4 and 6, or the table) are dropped before they are
-            # counted: a discrepancy is spent only on a child that may still win.
-            kids = [kid for kid in kids if not self.dead(kid[1])]
+        # Children proven lost (rules 4 and 6, or the table) are passed over before they are
+        # counted: a discrepancy is spent only on a child that may still win. Checked lazily:
+        # an iteration with d discrepancies left looks at its first d + 1 live children only.
+        check = self.prefilter and not self.persian and len(kids) > 1
+        live = 0
         incomplete = False
         if self.persian:
             self.path.add(key)
         try:
-            for i, (m, nxt) in enumerate(kids):
-                cost = i if self.cost_index else min(i, 1)
+            for m, nxt in kids:
+                cost = live if self.cost_index else min(live, 1)
                 if cost > d:
                     incomplete = True
                     break
+                alive = self.relax_rule and m[0] == "f" and self.last_copy(st, m)
+                if check and self.dead(nxt, alive):
+                    continue
+                live += 1
                 line.append(m)
-                won, cut = self.dfs(nxt, d - cost if d < INF else INF, line)
+                won, cut = self.dfs(nxt, d - cost if d < INF else INF, line, alive)
                 if won:
                     return True, False
                 line.pop()
