@@ -613,7 +613,7 @@ class Search:
                 if cost > d:
                     incomplete = True
                     break
-                alive = self.relax_rule and m[0] == "f" and self.last_copy(st, m)
+                alive = not self.persian and self.relax_rule and m[0] == "f" and self.last_copy(st, m)
                 if check and self.dead(nxt, alive):
                     continue
                 live += 1
