@@ -99,6 +99,17 @@ moves that make more quilt cards available. The lookahead is what makes Persian 
    (no relaxed card lies above it that does not lie above it for real), so it leaves at once
    (eagerness). Either way c is gone from the relaxation and X's slot is filled there. So when
    the real line wins, the relaxation ends with no card left.
+   Rule 6 is checked on every position the search enters, and on each child before the child
+   is counted (below); two kinds of child are known to pass when their parent passed, and are
+   not checked again (skipping a check only ever costs pruning): a foundation move of the last
+   copy of a rank left to place (:meth:`Search.last_copy`) and a deal when the relaxation leaves
+   the waste top in place before its first deal (:meth:`Search.top_stuck`); in both the child's
+   relaxation is the parent's, step for step.
+
+*Children proven lost do not count.* Before a child costs a discrepancy it is tested by the table
+and rules 4 and 6; a child proven lost is passed over (it cannot lead to a win), so the k-th
+*live* child costs k. The test is lazy: an iteration with d discrepancies left tests children only
+until it has found d + 1 live ones.
 
 Every "won" line is replayed by the engine before it is reported (``musical_cli.solver`` does,
 and so does :func:`search` itself when called directly).
@@ -434,13 +445,8 @@ class Search:
             below[c] += 1
         return False
 
-    def relax_fails(self, st: tuple) -> bool:
-        """Rule 6: the relaxation (quilt cards free, a card fills its rank's slot on every
-        foundation allowed to take it) cannot clear the waste and the stock in the passes left:
-        the position is lost. Per suit, slots are bits by rank and a chain is the top of a
-        foundation's run of filled slots (``uh`` up, ``dh`` down); ``ok`` has a bit for every
-        card code the relaxation may take now."""
-        occ, waste, stock, up, down, left = st
+    def pool_of(self, occ: int) -> tuple[int, ...]:
+        """The ranks (a bit each) of each suit's cards in the quilt."""
         pool = self.pools.get(occ)
         if pool is None:
             quilt = self.quilt
@@ -455,7 +461,16 @@ class Search:
             if len(self.pools) > 200_000:
                 self.pools.clear()
             self.pools[occ] = pool
-        pool = list(pool)
+        return pool
+
+    def relax_fails(self, st: tuple) -> bool:
+        """Rule 6: the relaxation (quilt cards free, a card fills its rank's slot on every
+        foundation allowed to take it) cannot clear the waste and the stock in the passes left:
+        the position is lost. Per suit, slots are bits by rank and a chain is the top of a
+        foundation's run of filled slots (``uh`` up, ``dh`` down); ``ok`` has a bit for every
+        card code the relaxation may take now."""
+        occ, waste, stock, up, down, left = st
+        pool = list(self.pool_of(occ))
         uh = list(up)
         dh = list(down)
         upm = [(2 << u) - 1 for u in up]  # ranks 0..u: the slots filled on each up foundation
@@ -574,6 +589,40 @@ class Search:
         s, r = c >> 4, c & 15
         return not st[3][s] < r < st[4][s]
 
+    def top_stuck(self, st: tuple) -> bool:
+        """Whether rule 6's relaxation of ``st`` leaves the waste top where it is before its
+        first deal (no chain reaches it once the pool cards they reach are taken). Then the
+        relaxation of the child after the deal is the same run, step for step: the child has
+        the same quilt and foundations, and its waste is the parent's with the dealt card on
+        it, which is what the parent's run has after its first deal. So that child needs no
+        check of its own when the parent passed."""
+        occ, waste, stock, up, down, left = st
+        if not waste:
+            return True
+        c = waste[-1]
+        s, r = c >> 4, c & 15
+        u = u0 = up[s]
+        d = d0 = down[s]
+        p = self.pool_of(occ)[s]
+        um, dm = (2 << u) - 1, 0x7FFF ^ ((1 << d) - 1)
+        while p:  # as relax_fails does, for this suit only
+            if p >> (u + 1) & 1:
+                q = u + 1
+            elif p >> (d - 1) & 1:
+                q = d - 1
+            else:
+                break
+            p &= ~(1 << q)
+            if q > u0:
+                um |= 1 << q
+                while um >> (u + 1) & 1:
+                    u += 1
+            if q < d0:
+                dm |= 1 << q
+                while dm >> (d - 1) & 1:
+                    d -= 1
+        return not ((r > u0 and u >= r - 1) or (r < d0 and d <= r + 1))
+
     def dfs(self, st: tuple, d: int, line: list, alive: bool = False) -> tuple[bool, bool]:
         """(won, incomplete): won with ``line`` the moves; else whether any line was cut.
         ``alive``: rule 6 is known not to prove ``st`` lost."""
@@ -613,7 +662,8 @@ class Search:
                 if cost > d:
                     incomplete = True
                     break
-                alive = not self.persian and self.relax_rule and m[0] == "f" and self.last_copy(st, m)
+                alive = not self.persian and self.relax_rule and (
+                    (m[0] == "f" and self.last_copy(st, m)) or (m[0] == "d" and self.top_stuck(st)))
                 if check and self.dead(nxt, alive):
                     continue
                 live += 1
