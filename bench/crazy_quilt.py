@@ -22,7 +22,7 @@
 
 ``--cpu``: budgets and times in CPU seconds of this process (the solver's clock is given
 ``time.process_time``), so that a loaded machine does not change the figures; ``--each``: one
-line a deal. Positions a second are the solver's nodes (each position it enters or tests)
+line a deal. Positions a second are the solver's nodes (each position its search enters)
 over its CPU seconds.
 
 It prints figures and asserts nothing; say how loaded the machine was when quoting them.
