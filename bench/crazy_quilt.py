@@ -4,7 +4,9 @@
     python bench/crazy_quilt.py                          # deals 1-50, 2 s a deal, every variant
     python bench/crazy_quilt.py --range 1-200 --budget 10 --variants quilt
     python bench/crazy_quilt.py --games 20 --no-deals    # engine throughput only
-    python bench/crazy_quilt.py --hints 100 --no-deals   # solve time on positions from real games
+    python bench/crazy_quilt.py --hints 300 --no-deals   # solve time on positions from real games
+    python bench/crazy_quilt.py --cpu --budget 10 --range 1-200 --variants quilt --games 0 --each
+    python bench/crazy_quilt.py --hints 300 --hint-command --no-deals --games 0
 
 (a) Engine: random legal games (``random.Random(seed)``) through the public API only
     (``legal_moves`` + ``apply``), legal moves applied per second, for each variant.
@@ -13,7 +15,15 @@
     deal at a time): won / lost / unknown, the greedy player's wins, and the time per deal
     (median and 90th percentile, over all deals and over the decided ones), peak memory.
 (c) With ``--hints N``: solve time from N positions of real games (random legal prefixes of
-    random deals), median and worst, at 1 redeal, as ``hint`` would face them.
+    deals 1, 2, ..., mostly plays when one is legal, as a player would), median, 90th
+    percentile and worst, at 1 redeal, as ``hint`` would face them; with ``--hint-command`` also
+    the shell's whole ``hint`` command (its own budgets, and on a loss the search for how far to
+    undo) on the same positions.
+
+``--cpu``: budgets and times in CPU seconds of this process (the solver's clock is given
+``time.process_time``), so that a loaded machine does not change the figures; ``--each``: one
+line a deal. Positions a second are the solver's nodes (each position its search enters)
+over its CPU seconds.
 
 It prints figures and asserts nothing; say how loaded the machine was when quoting them.
 """
@@ -47,6 +57,21 @@ VARIANTS = {
 }
 
 
+CLOCK = time.perf_counter  # what the times below are read with (--cpu: time.process_time)
+
+
+def use_cpu_clock() -> None:
+    """Budgets and times in CPU seconds of this process: the solver reads ``time.perf_counter``
+    through its module's ``time``, so give it ``time.process_time`` instead."""
+    global CLOCK
+    import types
+
+    from musical_cli.games.crazy_quilt import solver as quilt_solver
+
+    quilt_solver.time = types.SimpleNamespace(perf_counter=time.process_time)
+    CLOCK = time.process_time
+
+
 def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -70,7 +95,7 @@ def bench_engine(games: int, seed: int) -> None:
               f"{moves / playing:,.0f} legal moves applied per second")
 
 
-def bench_deals(deals: list[DealNumber], budget: float, variants: list[str]) -> None:
+def bench_deals(deals: list[DealNumber], budget: float, variants: list[str], each: bool = False) -> None:
     for key in variants:
         title, rules = VARIANTS[key]
         counts = {"won": 0, "lost": 0, "unknown": 0}
@@ -79,13 +104,14 @@ def bench_deals(deals: list[DealNumber], budget: float, variants: list[str]) -> 
         decided: list[float] = []
         nodes = 0
         undecided = []
-        start = time.perf_counter()
+        solving = 0.0
         for deal in deals:
             state = CRAZY_QUILT.opening(deal, rules)
             greedy += greedy_wins(CRAZY_QUILT, state)
-            t0 = time.perf_counter()
+            t0 = CLOCK()
             result, _, n = search(state, budget)
-            dt = time.perf_counter() - t0
+            dt = CLOCK() - t0
+            solving += dt
             nodes += n
             counts[result] += 1
             times.append(dt)
@@ -93,37 +119,78 @@ def bench_deals(deals: list[DealNumber], budget: float, variants: list[str]) -> 
                 decided.append(dt)
             else:
                 undecided.append(str(deal))
-        wall = time.perf_counter() - start
+            if each:
+                print(f"    {deal} {result} nodes={n} {dt:.2f} s", flush=True)
         n = len(deals)
-        print(f"\n(b) {title}: deals {deals[0]}-{deals[-1]} ({n}), budget {budget:g} s a deal")
+        unit = "CPU s" if CLOCK is time.process_time else "s"
+        print(f"\n(b) {title}: deals {deals[0]}-{deals[-1]} ({n}), budget {budget:g} {unit} a deal")
         print(f"    solver: won {counts['won']}, lost {counts['lost']}, unknown {counts['unknown']} "
               f"({100 * (counts['won'] + counts['lost']) / n:.1f}% decided); greedy won {greedy} "
               f"({100 * greedy / n:.1f}%)")
-        print(f"    time a deal: median {statistics.median(times):.3f} s, 90th percentile "
-              f"{percentile(times, 0.9):.3f} s; decided ones: median "
-              f"{statistics.median(decided) if decided else 0:.3f} s, 90th percentile {percentile(decided, 0.9):.3f} s")
-        print(f"    {nodes:,} positions in {wall:.1f} s ({nodes / wall:,.0f} a second); peak memory {peak_mb():.0f} MB")
+        print(f"    time a deal: median {statistics.median(times):.3f} {unit}, 90th percentile "
+              f"{percentile(times, 0.9):.3f}; decided ones: median "
+              f"{statistics.median(decided) if decided else 0:.3f}, 90th percentile {percentile(decided, 0.9):.3f}")
+        print(f"    {nodes:,} positions in {solving:.1f} {unit} of solving ({nodes / max(solving, 1e-9):,.0f} a second); "
+              f"peak memory {peak_mb():.0f} MB")
         if undecided:
             print(f"    undecided: {' '.join(undecided)}")
 
 
-def bench_hints(count: int, seed: int, budget: float) -> None:
+def random_game(n: int, rng: random.Random, rules: CrazyQuiltRules) -> tuple:
+    """A position from a real game of deal n and the moves that lead to it: a random legal
+    prefix of random length, mostly foundation plays and builds when one is legal."""
+    state = CRAZY_QUILT.opening(DealNumber(n), rules)
+    moves = []
+    for _ in range(rng.randint(0, 150)):
+        legal = CRAZY_QUILT.legal_moves(state)
+        if not legal:
+            break
+        plays = [m for m in legal if getattr(m, "target", None) is not None]
+        move = rng.choice(plays) if plays and rng.random() < 0.7 else rng.choice(legal)
+        moves.append(move)
+        state = CRAZY_QUILT.apply(state, move)
+    return state, moves
+
+
+def bench_hints(count: int, seed: int, budget: float, command: bool) -> None:
     rng = random.Random(seed)
+    rules = CrazyQuiltRules(1)
     times = []
     results = {"won": 0, "lost": 0, "unknown": 0}
-    for _ in range(count):
-        state = CRAZY_QUILT.opening(DealNumber(rng.randint(1, 10**9)), CrazyQuiltRules(1))
-        for _ in range(rng.randint(0, 120)):
-            legal = CRAZY_QUILT.legal_moves(state)
-            if not legal:
-                break
-            state = CRAZY_QUILT.apply(state, rng.choice(legal))
-        t0 = time.perf_counter()
+    games = [random_game(1 + k % 1000, rng, rules) for k in range(count)]
+    for state, _ in games:
+        t0 = CLOCK()
         result, _, _ = search(state, budget)
-        times.append(time.perf_counter() - t0)
+        times.append(CLOCK() - t0)
         results[result] += 1
-    print(f"\n(c) hints: {count} positions from random games at 1 redeal, budget {budget:g} s: "
-          f"median {statistics.median(times):.3f} s, worst {max(times):.3f} s; {results}")
+    unit = "CPU s" if CLOCK is time.process_time else "s"
+    print(f"\n(c) hints: {count} positions from real games at 1 redeal, solver budget {budget:g} {unit}: "
+          f"median {statistics.median(times):.3f}, 90th percentile {percentile(times, 0.9):.3f}, "
+          f"worst {max(times):.3f} {unit}; {results}")
+    if not command:
+        return
+    from musical_cli.commands import Session, lookup
+
+    hint = lookup("hint")
+    cpu, wall, slow = [], [], []
+    for k, (_, moves) in enumerate(games):
+        n = 1 + k % 1000
+        session = Session(CRAZY_QUILT, DealNumber(n), rules)
+        session.start(CRAZY_QUILT, DealNumber(n), rules, tuple(moves))
+        c0, w0 = time.process_time(), time.perf_counter()
+        reply = hint.handler(session, [])
+        cpu.append(time.process_time() - c0)
+        wall.append(time.perf_counter() - w0)
+        if cpu[-1] >= 1.0:
+            said = "".join(text for _, text in reply.out).replace("\n", " ")[:90]
+            slow.append(f"#{k} deal {n} after {len(moves)} moves: {cpu[-1]:.2f} CPU s: {said}")
+    print(f"    the shell's hint command on the same positions: CPU median {statistics.median(cpu):.3f} s, "
+          f"90th percentile {percentile(cpu, 0.9):.3f} s, worst {max(cpu):.3f} s "
+          f"(wall median {statistics.median(wall):.3f} s, worst {max(wall):.3f} s); "
+          f"{sum(t >= 1.0 for t in cpu)} of {count} took a CPU second or more")
+    for line in slow:
+        print(f"    slow: {line}")
+    print(f"    peak memory {peak_mb():.0f} MB")
 
 
 def main() -> None:
@@ -134,15 +201,21 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10, help="random games for the engine figure")
     parser.add_argument("--hints", type=int, default=0, help="positions for the hint timing")
     parser.add_argument("--no-deals", action="store_true", help="skip (b)")
+    parser.add_argument("--hint-command", action="store_true", help="also time the shell's whole hint command")
+    parser.add_argument("--cpu", action="store_true", help="budgets and times in CPU seconds of this process")
+    parser.add_argument("--each", action="store_true", help="one line a deal")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    if args.cpu:
+        use_cpu_clock()
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
     if args.games:
         bench_engine(args.games, args.seed)
     if not args.no_deals:
-        bench_deals(parse_deal_range(args.range), args.budget, [v.strip() for v in args.variants.split(",")])
+        bench_deals(parse_deal_range(args.range), args.budget, [v.strip() for v in args.variants.split(",")],
+                    args.each)
     if args.hints:
-        bench_hints(args.hints, args.seed, 1.0)
+        bench_hints(args.hints, args.seed, 1.0, args.hint_command)
     print(f"\nload average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

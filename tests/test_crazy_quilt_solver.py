@@ -98,7 +98,8 @@ RULES = [CrazyQuiltRules(0), CrazyQuiltRules(1), CrazyQuiltRules(2), CrazyQuiltR
 
 
 def verdict(state: CrazyQuiltState, **switches) -> str:
-    """The search's verdict with some rules switched off (``safe``, ``stuck_rule``, ``order``)."""
+    """The search's verdict with some rules switched off (``safe``, ``stuck_rule``, ``relax_rule``,
+    ``prefilter``, ``order``)."""
     if GAME.outcome(state) is not Outcome.IN_PLAY:
         return "won" if state.complete else "lost"
     s = Search(state)
@@ -121,7 +122,9 @@ def check(state: CrazyQuiltState) -> str | None:
     # Each rule off: the same verdict (a rule that changed one would be unsound or incomplete).
     assert verdict(state, safe=False) == expected
     assert verdict(state, stuck_rule=False) == expected
-    assert verdict(state, order=False, safe=False, stuck_rule=False) == expected
+    assert verdict(state, relax_rule=False) == expected
+    assert verdict(state, prefilter=False) == expected
+    assert verdict(state, order=False, safe=False, stuck_rule=False, relax_rule=False, prefilter=False) == expected
     return expected
 
 
@@ -188,6 +191,43 @@ def test_stuck_rule_proves_losses_and_no_wins():
             fired += 1
             assert brute_force(state) == "lost"
     assert fired >= 5
+
+
+@pytest.mark.parametrize("redeals", [0, 1, 2])
+def test_relaxation_proves_losses_and_no_wins(redeals):
+    """Rule 6 (the relaxation: quilt cards free, one copy fills its rank's slot on every
+    foundation that may take it, the waste and stock dealt in their order) fires on lost
+    positions only, and fires often: it must prove losses, not merely be sound."""
+    fired = 0
+    for seed in range(150):
+        state = synthetic(5000 + seed, CrazyQuiltRules(redeals), left=9)
+        s = Search(state)
+        if s.relax_fails(s.root):
+            fired += 1
+            assert brute_force(state) == "lost", seed
+    assert fired >= 10, fired
+
+
+def test_children_that_skip_the_relaxation_pass_it():
+    """The two kinds of child whose rule-6 check is skipped (the last copy of a rank played to
+    its foundation, a deal that leaves the relaxation's run unchanged) pass it whenever their
+    parent does, on positions of real games at one and two redeals and on small quilts."""
+    states = [synthetic(6000 + seed, CrazyQuiltRules(seed % 3), left=12) for seed in range(60)]
+    for n, rules in ((9, CrazyQuiltRules(1)), (11, CrazyQuiltRules(1)), (2, CrazyQuiltRules(2))):
+        state = GAME.opening(DealNumber(n), rules)
+        for move in winning_line(n, rules):
+            states.append(state)
+            state = GAME.apply(state, move)
+    skipped = {"f": 0, "d": 0}
+    for state in states:
+        s = Search(state)
+        if GAME.outcome(state) is not Outcome.IN_PLAY or s.relax_fails(s.root):
+            continue
+        for m, nxt in s.children(s.root):
+            if (m[0] == "f" and s.last_copy(s.root, m)) or (m[0] == "d" and s.top_stuck(s.root)):
+                skipped[m[0]] += 1
+                assert not s.relax_fails(nxt), (state, m)
+    assert skipped["f"] >= 20 and skipped["d"] >= 20, skipped
 
 
 def cards(text: str) -> tuple[Card, ...]:

@@ -73,6 +73,43 @@ moves that make more quilt cards available. The lookahead is what makes Persian 
    never leave: the position is lost. (Tested by comparing verdicts with the rule on and off.)
 5. *Persian Rug*: a reserve's only card is never moved to an empty reserve (the same position),
    and a card goes to the first empty reserve only (empty reserves are interchangeable).
+6. *The relaxation* (:meth:`Search.relax_fails`; not Persian Rug), the rule that proves losses
+   at one redeal. Read the waste (bottom first) and the stock (top first) as one sequence, as
+   in Musical. A card may go to a foundation X (up or down of its suit) only while X still
+   needs its rank: X is *allowed* for it when X's height now is below its rank's slot. The
+   relaxed game: every quilt card is free (taken whenever a chain reaches it, never put on the
+   waste); a card leaves the waste top when some allowed foundation has *reached or passed*
+   its slot, and then fills its rank's slot on *every* allowed foundation; a relaxed height is
+   the top of the run of filled slots from the real height. It is run eagerly (taking a card
+   never stops another from being taken: filled slots only grow and the waste only shrinks),
+   dealing the stock a card at a time, turning the relaxed waste over at the end of each pass
+   while redeals are left. If cards remain at the end, the position is lost.
+   Proof: align a real line with the relaxation on the deals of the *sequence's* cards (a quilt
+   card the real line has put on the waste is dealt again after a redeal, and the relaxation
+   does nothing then). Invariant, by induction over the real moves: each foundation's filled
+   slots in the relaxation include its real ones, every card the relaxation still holds the real
+   line still holds, and the relaxed waste is a subsequence, in order, of the real waste (so the
+   relaxed stock, after a redeal, of the real stock). A real deal of a sequence card c: c is
+   the real stock's top, so if the relaxation still holds c it is its stock's top too (every
+   card before it in the relaxed stock would be before it in the real one). A build moves a
+   quilt card, which the relaxation holds as free anyway. A real play of c to X: X needs c, so
+   X was allowed for c at the start, and the relaxed X has filled every slot up to c's;
+   if c is a quilt card, or a quilt card the real line built on the waste, the relaxation took
+   it as soon as a chain reached it; if c is a sequence card still held, it is the relaxed top
+   (no relaxed card lies above it that does not lie above it for real), so it leaves at once
+   (eagerness). Either way c is gone from the relaxation and X's slot is filled there. So when
+   the real line wins, the relaxation ends with no card left.
+   Rule 6 is checked on every position the search enters, and on each child before the child
+   is counted (below); two kinds of child are known to pass when their parent passed, and are
+   not checked again (skipping a check only ever costs pruning): a foundation move of the last
+   copy of a rank left to place (:meth:`Search.last_copy`) and a deal when the relaxation leaves
+   the waste top in place before its first deal (:meth:`Search.top_stuck`); in both the child's
+   relaxation is the parent's, step for step.
+
+*Children proven lost do not count.* Before a child costs a discrepancy it is tested by the table
+and rules 4 and 6; a child proven lost is passed over (it cannot lead to a win), so the k-th
+*live* child costs k. The test is lazy: an iteration with d discrepancies left tests children only
+until it has found d + 1 live ones.
 
 Every "won" line is replayed by the engine before it is reported (``musical_cli.solver`` does,
 and so does :func:`search` itself when called directly).
@@ -102,6 +139,7 @@ TT_MAX = 1_500_000  # marks kept before the table is cleared (about 400 MB at mo
 INF = 1 << 30
 DEPTH_MAX = 3_000  # moves in one line of the search (Persian Rug shuffles); deeper is undecided
 PROVEN = INF + 1  # a mark: every line from here was explored, none wins
+CHECKED = -2  # a mark: rules 4 and 6 do not prove this position lost; not explored yet
 
 SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
 NBA = tuple(0 if a is None else 1 << a for a, _ in SHORT_NEIGHBOURS)
@@ -165,6 +203,8 @@ class Search:
         self.persian = state.rules.reserves
         self.safe = not self.wrap  # rules 1 and 2
         self.stuck_rule = True  # rule 4
+        self.relax_rule = True  # rule 6
+        self.prefilter = True  # children proven lost are dropped before the order counts
         self.order = True  # the heuristic order (off: the engine's order, for tests)
         self.cost_index = True  # the k-th child spends k discrepancies (else 1)
         occ = sum(1 << c for c in range(CELLS) if state.quilt[c] is not None)
@@ -176,6 +216,7 @@ class Search:
             self.root = (occ, bytes(code(c) for c in state.waste), bytes(code(c) for c in state.stock),
                          up, down, state.redeals_left)
         self.avail_cache: dict[int, tuple[int, ...]] = {}
+        self.pools: dict[int, tuple[int, ...]] = {}
         self.targets = TARGETS[self.wrap]
         self.tt: dict[bytes, int] = {}
         self.path: set[bytes] = set()
@@ -404,6 +445,109 @@ class Search:
             below[c] += 1
         return False
 
+    def pool_of(self, occ: int) -> tuple[int, ...]:
+        """The ranks (a bit each) of each suit's cards in the quilt."""
+        pool = self.pools.get(occ)
+        if pool is None:
+            quilt = self.quilt
+            p = [0, 0, 0, 0]
+            o = occ
+            while o:
+                low = o & -o
+                c = quilt[low.bit_length() - 1]
+                p[c >> 4] |= 1 << (c & 15)
+                o ^= low
+            pool = tuple(p)
+            if len(self.pools) > 200_000:
+                self.pools.clear()
+            self.pools[occ] = pool
+        return pool
+
+    def relax_fails(self, st: tuple) -> bool:
+        """Rule 6: the relaxation (quilt cards free, a card fills its rank's slot on every
+        foundation allowed to take it) cannot clear the waste and the stock in the passes left:
+        the position is lost. Per suit, slots are bits by rank and a chain is the top of a
+        foundation's run of filled slots (``uh`` up, ``dh`` down); ``ok`` has a bit for every
+        card code the relaxation may take now."""
+        occ, waste, stock, up, down, left = st
+        pool = list(self.pool_of(occ))
+        uh = list(up)
+        dh = list(down)
+        upm = [(2 << u) - 1 for u in up]  # ranks 0..u: the slots filled on each up foundation
+        dnm = [0x7FFF ^ ((1 << d) - 1) for d in down]  # ranks d..14 on each down foundation
+        ok = 0
+        for s in range(4):
+            u = u0 = up[s]
+            d = d0 = down[s]
+            p, um, dm = pool[s], upm[s], dnm[s]
+            while p:  # take the pool cards the chains reach, which extends them
+                if p >> (u + 1) & 1:
+                    r = u + 1
+                elif p >> (d - 1) & 1:
+                    r = d - 1
+                else:
+                    break
+                p &= ~(1 << r)
+                if r > u0:
+                    um |= 1 << r
+                    while um >> (u + 1) & 1:
+                        u += 1
+                if r < d0:
+                    dm |= 1 << r
+                    while dm >> (d - 1) & 1:
+                        d -= 1
+            pool[s], uh[s], dh[s], upm[s], dnm[s] = p, u, d, um, dm
+            # ranks u0+1..u+1 (up) and d-1..d0-1 (down) may leave now
+            ok |= ((((2 << (u + 1)) - (2 << u0)) | ((1 << d0) - (1 << (d - 1)))) & 0x3FFE) << (16 * s)
+        stack = list(waste)
+        passes = left + 1
+        tail = stock
+        while True:
+            for c in (None, *tail):
+                if c is not None:
+                    if not ok >> c & 1:
+                        stack.append(c)
+                        continue
+                elif not stack or not ok >> stack[-1] & 1:
+                    continue
+                else:
+                    c = stack.pop()
+                while True:  # c leaves: fill its slots, extend the chains, then the next top
+                    s, r = c >> 4, c & 15
+                    u, d, u0, d0 = uh[s], dh[s], up[s], down[s]
+                    um, dm, p = upm[s], dnm[s], pool[s]
+                    while True:
+                        if r > u0:
+                            um |= 1 << r
+                            while um >> (u + 1) & 1:
+                                u += 1
+                        if r < d0:
+                            dm |= 1 << r
+                            while dm >> (d - 1) & 1:
+                                d -= 1
+                        if p >> (u + 1) & 1:
+                            r = u + 1
+                        elif p >> (d - 1) & 1:
+                            r = d - 1
+                        else:
+                            break
+                        p &= ~(1 << r)
+                    pool[s], uh[s], dh[s], upm[s], dnm[s] = p, u, d, um, dm
+                    shift = 16 * s
+                    ok = (ok & ~(0xFFFF << shift)) | (
+                        ((((2 << (u + 1)) - (2 << u0)) | ((1 << d0) - (1 << (d - 1)))) & 0x3FFE) << shift)
+                    if not stack or not ok >> stack[-1] & 1:
+                        break
+                    c = stack.pop()
+            passes -= 1
+            if not stack or not passes:
+                break
+            tail = bytes(stack)
+            stack = []
+        if stack:
+            return True
+        return any(pool[s] & ~(ok >> (16 * s)) for s in range(4))
+
     # -- the search -------------------------------------------------------------------------
     def tick(self) -> None:
         if self.max_nodes is not None and self.nodes >= self.max_nodes:
@@ -415,8 +559,73 @@ class Search:
         if self.deadline is not None and now >= self.deadline:
             raise Timeout
 
-    def dfs(self, st: tuple, d: int, line: list) -> tuple[bool, bool]:
-        """(won, incomplete): won with ``line`` the moves; else whether any line was cut."""
+    def dead(self, st: tuple, alive: bool = False) -> bool:
+        """Whether ``st`` is proven lost by the table or by rules 4 and 6 (marked so if newly;
+        ``alive``: rule 6 is known to pass)."""
+        key = self.key(st)
+        mark = self.tt.get(key, -1)
+        if mark == PROVEN:
+            return True
+        if mark >= 0:
+            return False
+        if ((self.stuck_rule and st[5] == 0 and st[1] and self.stuck(st))
+                or (self.relax_rule and not alive and self.relax_fails(st))):
+            if len(self.tt) >= TT_MAX:
+                self.tt.clear()
+            self.tt[key] = PROVEN
+            return True
+        if len(self.tt) >= TT_MAX:
+            self.tt.clear()
+        self.tt[key] = CHECKED
+        return False
+
+    def last_copy(self, st: tuple, m: tuple) -> bool:
+        """Whether foundation move ``m`` plays the last copy of its rank left to place (the
+        other is on a foundation): then no card's allowed foundations change, the parent's
+        relaxation (rule 6) takes that card at once, and so the child's relaxation is the
+        parent's. A child of a position that rule 6 passed needs no check of its own."""
+        src = m[1]
+        c = st[1][-1] if src == WASTE_SRC else self.quilt[src]
+        s, r = c >> 4, c & 15
+        return not st[3][s] < r < st[4][s]
+
+    def top_stuck(self, st: tuple) -> bool:
+        """Whether rule 6's relaxation of ``st`` leaves the waste top where it is before its
+        first deal (no chain reaches it once the pool cards they reach are taken). Then the
+        relaxation of the child after the deal is the same run, step for step: the child has
+        the same quilt and foundations, and its waste is the parent's with the dealt card on
+        it, which is what the parent's run has after its first deal. So that child needs no
+        check of its own when the parent passed."""
+        occ, waste, stock, up, down, left = st
+        if not waste:
+            return True
+        c = waste[-1]
+        s, r = c >> 4, c & 15
+        u = u0 = up[s]
+        d = d0 = down[s]
+        p = self.pool_of(occ)[s]
+        um, dm = (2 << u) - 1, 0x7FFF ^ ((1 << d) - 1)
+        while p:  # as relax_fails does, for this suit only
+            if p >> (u + 1) & 1:
+                q = u + 1
+            elif p >> (d - 1) & 1:
+                q = d - 1
+            else:
+                break
+            p &= ~(1 << q)
+            if q > u0:
+                um |= 1 << q
+                while um >> (u + 1) & 1:
+                    u += 1
+            if q < d0:
+                dm |= 1 << q
+                while dm >> (d - 1) & 1:
+                    d -= 1
+        return not ((r > u0 and u >= r - 1) or (r < d0 and d <= r + 1))
+
+    def dfs(self, st: tuple, d: int, line: list, alive: bool = False) -> tuple[bool, bool]:
+        """(won, incomplete): won with ``line`` the moves; else whether any line was cut.
+        ``alive``: rule 6 is known not to prove ``st`` lost."""
         self.nodes += 1
         if not self.nodes & 255:
             self.tick()
@@ -433,21 +642,33 @@ class Search:
         if len(tt) >= TT_MAX:
             tt.clear()
         tt[key] = d
-        if not self.persian and self.stuck_rule and st[5] == 0 and st[1] and self.stuck(st):
+        if mark == -1 and not self.persian and (
+                (self.stuck_rule and st[5] == 0 and st[1] and self.stuck(st))
+                or (self.relax_rule and not alive and self.relax_fails(st))):
             tt[key] = PROVEN
             return False, False
         kids = self.children(st)
+        # Children proven lost (rules 4 and 6, or the table) are passed over before they are
+        # counted: a discrepancy is spent only on a child that may still win. Checked lazily:
+        # an iteration with d discrepancies left looks at its first d + 1 live children only.
+        check = self.prefilter and not self.persian and len(kids) > 1
+        live = 0
         incomplete = False
         if self.persian:
             self.path.add(key)
         try:
-            for i, (m, nxt) in enumerate(kids):
-                cost = i if self.cost_index else min(i, 1)
+            for m, nxt in kids:
+                cost = live if self.cost_index else min(live, 1)
                 if cost > d:
                     incomplete = True
                     break
+                alive = not self.persian and self.relax_rule and (
+                    (m[0] == "f" and self.last_copy(st, m)) or (m[0] == "d" and self.top_stuck(st)))
+                if check and self.dead(nxt, alive):
+                    continue
+                live += 1
                 line.append(m)
-                won, cut = self.dfs(nxt, d - cost if d < INF else INF, line)
+                won, cut = self.dfs(nxt, d - cost if d < INF else INF, line, alive)
                 if won:
                     return True, False
                 line.pop()
