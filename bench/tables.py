@@ -74,7 +74,8 @@ def report(directory: Path, musical: str) -> None:
         totals = json.loads(got.stdout)
         seeds = {json.loads(line)["seed"] for line in path.read_text().splitlines() if line.strip()}
         numbers = [s for s in seeds if isinstance(s, int)]
-        won = f"{totals['won']} ({100 * totals['won'] / totals['deals']:.1f}%)" if totals["deals"] else "0"
+        share = 100 * totals["won"] / totals["deals"] if totals["deals"] else 0.0
+        won = f"{totals['won']} ({share:.1f}%)" if share >= 0.1 or not share else f"{totals['won']} ({share:.2f}%)"
         unknown = "–" if "blind" in ROWS[name][1] else totals["unknown"]
         print(f"| {what} | `{shown}` | {spans(numbers)} | {won} | {totals['lost']} | {unknown} |")
 
