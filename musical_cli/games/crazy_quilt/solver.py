@@ -191,6 +191,30 @@ def to_move(m: tuple) -> Move:
     return Transfer(source, R(m[2] + 1))  # "R": onto reserve m[2]
 
 
+def _take_reached(p: int, u: int, d: int, um: int, dm: int, u0: int, d0: int) -> tuple[int, int, int, int, int]:
+    """Rule 6's first step for one suit: take the pool cards (``p``, a bit by rank) that its
+    chains reach (``u`` up, ``d`` down, from real heights ``u0`` and ``d0``; ``um`` and ``dm`` the
+    filled slots), each taken card extending the chains. The same step inside the run of
+    :meth:`Search.relax_fails` is written out in place: it is the search's innermost loop."""
+    while p:
+        if p >> (u + 1) & 1:
+            r = u + 1
+        elif p >> (d - 1) & 1:
+            r = d - 1
+        else:
+            break
+        p &= ~(1 << r)
+        if r > u0:
+            um |= 1 << r
+            while um >> (u + 1) & 1:
+                u += 1
+        if r < d0:
+            dm |= 1 << r
+            while dm >> (d - 1) & 1:
+                d -= 1
+    return p, u, d, um, dm
+
+
 class Search:
     """One search from one position. States are tuples: ``(occ, waste, stock, up, down, left)``
     or, in Persian Rug, ``(occ, reserves, up, down)``."""
@@ -479,23 +503,7 @@ class Search:
         for s in range(4):
             u = u0 = up[s]
             d = d0 = down[s]
-            p, um, dm = pool[s], upm[s], dnm[s]
-            while p:  # take the pool cards the chains reach, which extends them
-                if p >> (u + 1) & 1:
-                    r = u + 1
-                elif p >> (d - 1) & 1:
-                    r = d - 1
-                else:
-                    break
-                p &= ~(1 << r)
-                if r > u0:
-                    um |= 1 << r
-                    while um >> (u + 1) & 1:
-                        u += 1
-                if r < d0:
-                    dm |= 1 << r
-                    while dm >> (d - 1) & 1:
-                        d -= 1
+            p, u, d, um, dm = _take_reached(pool[s], u, d, upm[s], dnm[s], u0, d0)
             pool[s], uh[s], dh[s], upm[s], dnm[s] = p, u, d, um, dm
             # ranks u0+1..u+1 (up) and d-1..d0-1 (down) may leave now
             ok |= ((((2 << (u + 1)) - (2 << u0)) | ((1 << d0) - (1 << (d - 1)))) & 0x3FFE) << (16 * s)
@@ -603,24 +611,7 @@ class Search:
         s, r = c >> 4, c & 15
         u = u0 = up[s]
         d = d0 = down[s]
-        p = self.pool_of(occ)[s]
-        um, dm = (2 << u) - 1, 0x7FFF ^ ((1 << d) - 1)
-        while p:  # as relax_fails does, for this suit only
-            if p >> (u + 1) & 1:
-                q = u + 1
-            elif p >> (d - 1) & 1:
-                q = d - 1
-            else:
-                break
-            p &= ~(1 << q)
-            if q > u0:
-                um |= 1 << q
-                while um >> (u + 1) & 1:
-                    u += 1
-            if q < d0:
-                dm |= 1 << q
-                while dm >> (d - 1) & 1:
-                    d -= 1
+        _, u, d, _, _ = _take_reached(self.pool_of(occ)[s], u, d, (2 << u) - 1, 0x7FFF ^ ((1 << d) - 1), u0, d0)
         return not ((r > u0 and u >= r - 1) or (r < d0 and d <= r + 1))
 
     def dfs(self, st: tuple, d: int, line: list, alive: bool = False) -> tuple[bool, bool]:
