@@ -14,7 +14,14 @@ from musical_cli.deals import DealNumber
 from musical_cli.game import IllegalMove, Outcome
 from musical_cli.games.crazy_quilt import solver
 from musical_cli.games.crazy_quilt.rules import CRAZY_QUILT, CrazyQuiltRules, CrazyQuiltState
-from musical_cli.games.crazy_quilt.solver import Search, greedy_move, greedy_wins, safe_moves, search
+from musical_cli.games.crazy_quilt.solver import (
+    CLOCK_EVERY,
+    Search,
+    greedy_move,
+    greedy_wins,
+    safe_moves,
+    search,
+)
 from musical_cli.moves import Transfer
 
 GAME = CRAZY_QUILT
@@ -305,16 +312,16 @@ def test_greedy_player():
 
 def test_budget_and_progress():
     state = GAME.opening(DealNumber(1))
-    assert search(state, budget=0.0) == ("unknown", (), 256)
+    assert search(state, budget=0.0) == ("unknown", (), CLOCK_EVERY)
 
     def cancel(nodes, seconds):
         raise KeyboardInterrupt
 
     s = Search(state, None, cancel)
-    s.next_report = 0  # report at the first tick, after 256 positions
+    s.next_report = 0  # report at the first tick, after CLOCK_EVERY positions
     with pytest.raises(KeyboardInterrupt):
         s.run()
-    assert s.nodes == 256
+    assert s.nodes == CLOCK_EVERY
 
 
 def test_search_of_finished_positions():

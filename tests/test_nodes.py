@@ -14,8 +14,9 @@ from musical_cli.solver import solve
 
 # (game, rule options, a deal its search does not decide within a few thousand nodes)
 HARD = [("musical", {"redeals": "1"}, 22), ("calculation", {}, 1), ("crazy-quilt", {}, 5)]
-# Each search checks its limit every few hundred nodes at most (256 in two of them, 64 in
-# Musical's local search); a second's worth of nodes past it means the limit was not read.
+# Each search checks its limit every few hundred nodes at most (256 in Musical's and
+# Calculation's, 64 in Crazy Quilt's and in Musical's local search); a second's worth of
+# nodes past it means the limit was not read.
 SLACK = 1_000
 
 

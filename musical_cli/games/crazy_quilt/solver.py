@@ -138,6 +138,9 @@ LDS_MAX = 3  # LDS iterations 0..LDS_MAX before the unlimited one
 TT_MAX = 1_500_000  # marks kept before the table is cleared (about 400 MB at most)
 INF = 1 << 30
 DEPTH_MAX = 3_000  # moves in one line of the search (Persian Rug shuffles); deeper is undecided
+# Positions between reads of the clock: a position costs up to ~200 µs here, so a budget is kept
+# to about 10 ms (hint's one-second answer is a few budgets in a row).
+CLOCK_EVERY = 64
 PROVEN = INF + 1  # a mark: every line from here was explored, none wins
 CHECKED = -2  # a mark: rules 4 and 6 do not prove this position lost; not explored yet
 
@@ -618,7 +621,7 @@ class Search:
         """(won, incomplete): won with ``line`` the moves; else whether any line was cut.
         ``alive``: rule 6 is known not to prove ``st`` lost."""
         self.nodes += 1
-        if not self.nodes & 255:
+        if not self.nodes % CLOCK_EVERY:
             self.tick()
         if self.won(st):
             return True, False
