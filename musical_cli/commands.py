@@ -86,6 +86,8 @@ class Session:
         # The solver's decided verdicts (won or lost) in this game: a verdict never changes, and
         # each hint probes the same earlier positions again (the start first).
         self.solved: dict[Any, Any] = {}
+        self.hint_open: Any = None  # the position where the last hint left its answer open
+        self.hint_kept: tuple[Any, Fragments] | None = None  # a long hint's position and answer
         if not moves:
             self._turn_up()
         self.notify("start")
@@ -352,14 +354,17 @@ def _restart(session: Session, args: list[str]) -> Reply:
 
 
 # The solver commands import it lazily: it is the heaviest module and the shell must start fast.
-# hint answers within about a second (HINT_BUDGET for its own position, UNDO_BUDGET for how far
-# to undo) whenever that gives a useful answer, and only then searches on for longer (with
-# progress, Ctrl-C to stop): wins are found in milliseconds, while a proof that a position early
-# in the first pass is lost can take seconds, and is needed only to make "undo N" the least N.
+# hint answers within about a second: HINT_BUDGET for its own position, UNDO_BUDGET for how far
+# to undo. Wins are found in milliseconds, while a proof that a position early in the first pass
+# is lost can take seconds (Crazy Quilt's tens of seconds). So when a second leaves the answer
+# open (no verdict here, or no earlier position proven winnable), hint says what it knows and
+# says so; 'hint' again at the same position then searches on (LONG_HINT_BUDGET here,
+# SOLVE_BUDGET for how far to undo), with a progress bar that Ctrl-C stops.
 HINT_BUDGET = 0.5
-UNDO_BUDGET = 0.45
+UNDO_BUDGET = 0.4
 LONG_HINT_BUDGET = 5.0
 SOLVE_BUDGET = 30.0
+_AGAIN = "'hint' again searches longer"
 
 
 def _solve(session: Session, state: Any, budget: float):
@@ -378,6 +383,8 @@ def _solve(session: Session, state: Any, budget: float):
 @command("hint", "hint", "the next move of a winning line from here",
          details="Where a player has seen the whole stock after the first pass, the solver sees it "
                  "too; when no win is left it says how many moves to undo to get back to one. "
+                 "It answers within about a second; when that leaves the answer open it says so, "
+                 "and 'hint' again at the same position searches longer (Ctrl-C stops it). "
                  "In a game whose stock stays hidden, the hint never reads the stock: it comes "
                  "from a player that knows only the cards seen.")
 def _hint(session: Session, args: list[str]) -> Reply:
@@ -393,31 +400,61 @@ def _hint(session: Session, args: list[str]) -> Reply:
         if move is None:
             return Reply().say("no move is left: 'undo' to go back", "bad")
         return Reply().say(f"hint: {move}  (from what you can see; the stock stays hidden)", "hint")
+    kept = session.hint_kept
+    if kept is not None and kept[0] is session.state:  # the long search has been done here
+        return Reply(list(kept[1]))
+    longer = session.hint_open is session.state
+    session.hint_open = None
+    if longer:
+        reply = _long_hint(session)
+        session.hint_kept = (session.state, list(reply.out))
+        return reply
     solution = _solve(session, session.state, HINT_BUDGET)
-    if solution.result == "unknown":
-        back = _undo_to_winnable(session, UNDO_BUDGET)
-        if back is None:  # the start itself is lost, so is every later position
-            return Reply().say("no win is possible from here.", "bad").say(_LOST_FROM_START)
-        if back > 0:
-            return (Reply().say(f"undecided: no win found from here within {HINT_BUDGET:g} s "
-                                "('solve' searches longer);", "bad")
-                    .say(f"'undo {back}' gets back to a position that can still be won.", "hint"))
-        solution = _solve(session, session.state, LONG_HINT_BUDGET)
-        if solution.result == "unknown":
-            return Reply().say(f"undecided: no win found from here within {LONG_HINT_BUDGET:g} s, and no "
-                               "loss proven ('solve' searches longer)", "bad")
     if solution.result == "won":
-        return Reply().say(f"hint: {solution.moves[0]}  (a win in {plural(len(solution.moves), 'more move')})",
-                           "hint")
-    reply = Reply().say("no win is possible from here.", "bad")
-    back = _undo_to_winnable(session, UNDO_BUDGET, lost_here=True)
-    if back is not None and back < 0:
-        back = _undo_to_winnable(session, SOLVE_BUDGET, settle=UNDO_BUDGET, lost_here=True)
-    if back is None:
-        return reply.say(_LOST_FROM_START)
+        return _hint_move(solution)
+    lost = solution.result == "lost"
+    back = _undo_to_winnable(session, UNDO_BUDGET, probe=UNDO_BUDGET, start_probe=0.0, lost_here=lost)
+    if back is None:  # the start itself is lost, so is every later position
+        return Reply().say("no win is possible from here.", "bad").say(_LOST_FROM_START)
+    if lost:
+        reply = Reply().say("no win is possible from here.", "bad")
+        if back >= 0:
+            return reply.say(f"'undo {back}' gets back to a position that can still be won.", "hint")
+        session.hint_open = session.state
+        return reply.say(f"no earlier position was proven winnable within a second: {_AGAIN}.", "bad")
+    session.hint_open = session.state  # a longer search here may find a win
+    reply = Reply().say(f"undecided: no win found from here within {HINT_BUDGET:g} s, and no loss proven;", "bad")
     if back < 0:
-        return reply.say(f"the solver could not find a winnable earlier position within {SOLVE_BUDGET:g} s")
-    return reply.say(f"'undo {back}' gets back to a position that can still be won.", "hint")
+        return reply.say(f"nor an earlier position proven winnable: {_AGAIN}.", "bad")
+    return (reply.say(f"'undo {back}' gets back to a position that can still be won; "
+                      f"{_AGAIN}.", "hint"))
+
+
+def _long_hint(session: Session) -> Reply:
+    """``hint`` asked again where a quick one left its answer open: the long budgets."""
+    solution = _solve(session, session.state, LONG_HINT_BUDGET)
+    if solution.result == "won":
+        return _hint_move(solution)
+    lost = solution.result == "lost"
+    back = _undo_to_winnable(session, SOLVE_BUDGET if lost else LONG_HINT_BUDGET,
+                             settle=UNDO_BUDGET, lost_here=lost)
+    if back is None:
+        return Reply().say("no win is possible from here.", "bad").say(_LOST_FROM_START)
+    if lost:
+        reply = Reply().say("no win is possible from here.", "bad")
+        if back < 0:
+            return reply.say(f"the solver could not find a winnable earlier position within {SOLVE_BUDGET:g} s")
+        return reply.say(f"'undo {back}' gets back to a position that can still be won.", "hint")
+    reply = Reply().say(f"undecided: no win found from here within {LONG_HINT_BUDGET:g} s, and no loss "
+                        "proven ('solve' searches longer)", "bad")
+    if back >= 0:
+        reply.say(f"'undo {back}' gets back to a position that can still be won.", "hint")
+    return reply
+
+
+def _hint_move(solution: Any) -> Reply:
+    return Reply().say(f"hint: {solution.moves[0]}  (a win in {plural(len(solution.moves), 'more move')})",
+                       "hint")
 
 
 def _need_player(session: Session, blind: bool = True) -> None:
@@ -431,11 +468,14 @@ _LOST_FROM_START = "This deal cannot be won even from its start: try 'new'."
 
 
 def _undo_to_winnable(session: Session, budget: float = SOLVE_BUDGET, settle: float | None = None,
+                      probe: float = LONG_HINT_BUDGET, start_probe: float = LONG_HINT_BUDGET,
                       lost_here: bool = False) -> int | None:
     """How many moves to undo to reach the latest position proven winnable within ``budget``
     seconds (and within ``settle`` seconds more once one is found, when given); None when even
-    the start is proven lost, -1 when nothing was proven either way in time. ``lost_here``: the
-    current position is proven lost (when no move has been made, it is the start).
+    the start is proven lost, -1 when nothing was proven either way in time. ``probe``: the
+    most one probe may take; ``start_probe``: the most the start's probe may take, or half of
+    what is left if more. ``lost_here``: the current position is proven lost (when no move has
+    been made, it is the start).
 
     Winnability only ever goes from yes to no along a game (a lost position's successors are lost
     too), so there is one boundary, found by probing positions with the solver. A winning line
@@ -465,9 +505,9 @@ def _undo_to_winnable(session: Session, budget: float = SOLVE_BUDGET, settle: fl
         left = deadline - time.monotonic()
         if left <= 0:
             return -1 if best is None else session.steps_back(last - best)
-        # The start decides the most (lost there is lost everywhere): it may take half of
-        # a long budget, any other probe LONG_HINT_BUDGET at most.
-        cap = max(LONG_HINT_BUDGET, left / 2) if mid == 0 else LONG_HINT_BUDGET
+        # The start decides the most (lost there is lost everywhere), but in a game like Crazy
+        # Quilt it is often the hardest position of all: half of what is left, or start_probe.
+        cap = max(start_probe, left / 2) if mid == 0 else probe
         solution = _solve(session, session.states[mid], min(cap, left))
         result = solution.result
         if result == "won":

@@ -670,8 +670,9 @@ def test_hint_undecided_here_offers_a_winnable_earlier_position(monkeypatch):
 
 @needs_solver
 def test_hint_searches_longer_when_the_quick_search_finds_nothing(monkeypatch):
-    """Nothing decided within the quick budgets: hint falls back to the long ones and still
-    gives an undo count that leads to a winnable position."""
+    """Nothing decided within the quick budgets: hint says so at once, and the same hint again
+    searches with the long budgets and gives an undo count that leads to a winnable position;
+    asked a third time, it repeats that answer without searching."""
     from musical_cli import commands
     from musical_cli.solver import Solution
 
@@ -687,16 +688,21 @@ def test_hint_searches_longer_when_the_quick_search_finds_nothing(monkeypatch):
 
     monkeypatch.setattr(commands, "_solve", quick_fails)
     out = text(execute(s, "hint"))
+    assert "undecided" in out and "'hint' again searches longer" in out, out
+    assert max(budgets) <= commands.HINT_BUDGET  # the first hint stays quick
+    out = text(execute(s, "hint"))
     assert "no win is possible from here" in out
     assert max(budgets) > commands.HINT_BUDGET
+    budgets.clear()
+    assert text(execute(s, "hint")) == out and budgets == []  # a third time: the same answer at once
     assert _winnable_after_undo(s, _undo_count(out))
 
 
 @needs_solver
 def test_hint_gives_the_start_a_long_probe(monkeypatch):
     """A deal lost from its start whose start takes longer to prove lost than any other probe
-    may (deal 409 takes about 6 s): the long search for how far to undo gives the start more
-    time, and hint says the deal cannot be won, instead of giving up."""
+    may (deal 409 takes about 6 s): the quick hint leaves it open, and the hint asked again
+    gives the start more time and says the deal cannot be won, instead of giving up."""
     from musical_cli import commands
     from musical_cli.solver import Solution
 
@@ -713,7 +719,73 @@ def test_hint_gives_the_start_a_long_probe(monkeypatch):
 
     monkeypatch.setattr(commands, "_solve", fake)
     out = text(execute(s, "hint"))
+    assert "cannot be won" not in out and "'hint' again searches longer" in out, out
+    out = text(execute(s, "hint"))
     assert "cannot be won even from its start" in out, out
+
+
+class _FakeClock:
+    """The clock the undo search reads, moved on by each solver call by what it was given:
+    a solver that never decides in time, as on a slow machine, without waiting for it."""
+
+    def __init__(self, monkeypatch):
+        from musical_cli import commands
+
+        self.now = 0.0
+        monkeypatch.setattr(commands.time, "monotonic", lambda: self.now)
+
+
+@needs_solver
+@pytest.mark.parametrize("here", ["lost", "unknown"])
+def test_a_first_hint_spends_about_a_second_at_most(monkeypatch, here):
+    """However little the solver decides, the first hint at a position gives it no more than
+    HINT_BUDGET + UNDO_BUDGET seconds in all, and says that asking again searches longer."""
+    from musical_cli import commands
+    from musical_cli.solver import Solution
+
+    clock = _FakeClock(monkeypatch)
+    s = session(1)
+    execute(s, "d;d;d;d;d;d;d;d")
+    spent = []
+
+    def undecided(session, state, budget):
+        spent.append(budget)
+        clock.now += budget
+        return Solution(here if state is session.state else "unknown", (), 0, budget)
+
+    monkeypatch.setattr(commands, "_solve", undecided)
+    out = text(execute(s, "hint"))
+    assert sum(spent) <= commands.HINT_BUDGET + commands.UNDO_BUDGET + 1e-9, spent
+    assert len(spent) > 2  # the undo search probes more than the start
+    assert "'hint' again searches longer" in out and "cannot be won" not in out, out
+    spent.clear()
+    execute(s, "hint")
+    assert sum(spent) > commands.LONG_HINT_BUDGET  # asked again: the long search
+
+
+@needs_solver
+def test_hint_again_after_a_move_is_a_quick_hint_again(monkeypatch):
+    """'hint' again searches longer only at the position where the quick hint left its answer
+    open: after a move (or an undo) the next hint is a quick one."""
+    from musical_cli import commands
+    from musical_cli.solver import Solution
+
+    s = session(1)
+    execute(s, "d;d;d")
+    budgets = []
+
+    def undecided(session, state, budget):
+        budgets.append(budget)
+        return Solution("unknown", (), 0, budget)
+
+    monkeypatch.setattr(commands, "_solve", undecided)
+    for between in ("d", "undo"):
+        execute(s, "hint")
+        execute(s, between)
+        budgets.clear()
+        out = text(execute(s, "hint"))
+        assert max(budgets) <= commands.HINT_BUDGET, (between, budgets)
+        assert "'hint' again searches longer" in out
 
 
 @needs_solver
