@@ -6,7 +6,7 @@
     python bench/crazy_quilt.py --games 20 --no-deals    # engine throughput only
     python bench/crazy_quilt.py --hints 300 --no-deals   # solve time on positions from real games
     python bench/crazy_quilt.py --cpu --budget 10 --range 1-200 --variants quilt --games 0 --each
-    python bench/crazy_quilt.py --hints 300 --hint-command --no-deals --games 0
+    python bench/crazy_quilt.py --hints 300 --hint-command --no-deals --games 0 [--again]
 
 (a) Engine: random legal games (``random.Random(seed)``) through the public API only
     (``legal_moves`` + ``apply``), legal moves applied per second, for each variant.
@@ -18,7 +18,8 @@
     deals 1, 2, ..., mostly plays when one is legal, as a player would), median, 90th
     percentile and worst, at 1 redeal, as ``hint`` would face them; with ``--hint-command`` also
     the shell's whole ``hint`` command (its own budgets, and on a loss the search for how far to
-    undo) on the same positions.
+    undo) on the same positions, and what kind of answer it gave; with ``--again`` also the
+    second ``hint`` where the first left its answer open (the long search).
 
 ``--cpu``: budgets and times in CPU seconds of this process (the solver's clock is given
 ``time.process_time``), so that a loaded machine does not change the figures; ``--each``: one
@@ -152,7 +153,7 @@ def random_game(n: int, rng: random.Random, rules: CrazyQuiltRules) -> tuple:
     return state, moves
 
 
-def bench_hints(count: int, seed: int, budget: float, command: bool) -> None:
+def bench_hints(count: int, seed: int, budget: float, command: bool, again: bool = False) -> None:
     rng = random.Random(seed)
     rules = CrazyQuiltRules(1)
     times = []
@@ -169,27 +170,18 @@ def bench_hints(count: int, seed: int, budget: float, command: bool) -> None:
           f"worst {max(times):.3f} {unit}; {results}")
     if not command:
         return
-    from musical_cli.commands import Session, lookup
+    from hints import hint_command_figures
 
-    hint = lookup("hint")
-    cpu, wall, slow = [], [], []
-    for k, (_, moves) in enumerate(games):
-        n = 1 + k % 1000
-        session = Session(CRAZY_QUILT, DealNumber(n), rules)
-        session.start(CRAZY_QUILT, DealNumber(n), rules, tuple(moves))
-        c0, w0 = time.process_time(), time.perf_counter()
-        reply = hint.handler(session, [])
-        cpu.append(time.process_time() - c0)
-        wall.append(time.perf_counter() - w0)
-        if cpu[-1] >= 1.0:
-            said = "".join(text for _, text in reply.out).replace("\n", " ")[:90]
-            slow.append(f"#{k} deal {n} after {len(moves)} moves: {cpu[-1]:.2f} CPU s: {said}")
-    print(f"    the shell's hint command on the same positions: CPU median {statistics.median(cpu):.3f} s, "
-          f"90th percentile {percentile(cpu, 0.9):.3f} s, worst {max(cpu):.3f} s "
-          f"(wall median {statistics.median(wall):.3f} s, worst {max(wall):.3f} s); "
-          f"{sum(t >= 1.0 for t in cpu)} of {count} took a CPU second or more")
-    for line in slow:
-        print(f"    slow: {line}")
+    from musical_cli.commands import Session
+
+    def sessions():
+        for k, (_, moves) in enumerate(games):
+            n = 1 + k % 1000
+            session = Session(CRAZY_QUILT, DealNumber(n), rules)
+            session.start(CRAZY_QUILT, DealNumber(n), rules, tuple(moves))
+            yield f"#{k} deal {n} after {len(moves)} moves", session
+
+    hint_command_figures(sessions(), again)
     print(f"    peak memory {peak_mb():.0f} MB")
 
 
@@ -202,6 +194,8 @@ def main() -> None:
     parser.add_argument("--hints", type=int, default=0, help="positions for the hint timing")
     parser.add_argument("--no-deals", action="store_true", help="skip (b)")
     parser.add_argument("--hint-command", action="store_true", help="also time the shell's whole hint command")
+    parser.add_argument("--again", action="store_true",
+                        help="with --hint-command: where a hint leaves its answer open, time 'hint' again")
     parser.add_argument("--cpu", action="store_true", help="budgets and times in CPU seconds of this process")
     parser.add_argument("--each", action="store_true", help="one line a deal")
     parser.add_argument("--seed", type=int, default=1)
@@ -215,7 +209,7 @@ def main() -> None:
         bench_deals(parse_deal_range(args.range), args.budget, [v.strip() for v in args.variants.split(",")],
                     args.each)
     if args.hints:
-        bench_hints(args.hints, args.seed, 1.0, args.hint_command)
+        bench_hints(args.hints, args.seed, 1.0, args.hint_command, args.again)
     print(f"\nload average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

@@ -25,6 +25,7 @@ redeal with a 10 s budget; hints under a second; under 500 MB resident.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import resource
 import signal
@@ -201,29 +202,26 @@ def print_times(what: str, times: list[float], slow: list[str]) -> None:
         print(f"   slow: {line}")
 
 
-def hint_commands(count: int, seed: int = 5) -> None:
+def hint_commands(count: int, seed: int = 5, again: bool = False) -> None:
     """The shell's whole ``hint`` command (solve, then on a loss the search for how far to undo)
     on the same positions as :func:`hints`, with the shell's own budgets."""
-    from musical_cli.commands import Session, lookup
+    from hints import hint_command_figures
 
-    hint = lookup("hint")
+    from musical_cli.commands import Session
+
     rng = random.Random(seed)
-    times: list[float] = []
-    slow: list[str] = []
-    for k in range(count):
-        n = 1 + k % 1000
-        _, moves = random_game(n, rng)
-        session = Session(MUSICAL, DealNumber(n), MusicalRules(2))
-        session.start(MUSICAL, DealNumber(n), MusicalRules(2), tuple(moves))
-        start = time.perf_counter()
-        reply = hint.handler(session, [])
-        seconds = time.perf_counter() - start
-        times.append(seconds)
-        if seconds >= 1.0:
-            said = "".join(text for _, text in reply.out).replace("\n", " ")[:100]
-            slow.append(f"#{k} deal {n} after {len(moves)} moves: {seconds:.2f} s: {said}")
-    print(f"\n== hint command timing: {count} positions from real games, 2 redeals")
-    print_times("time", times, slow)
+
+    def sessions():
+        for k in range(count):
+            n = 1 + k % 1000
+            _, moves = random_game(n, rng)
+            session = Session(MUSICAL, DealNumber(n), MusicalRules(2))
+            session.start(MUSICAL, DealNumber(n), MusicalRules(2), tuple(moves))
+            yield f"#{k} deal {n} after {len(moves)} moves", session
+
+    print(f"\n== hint command timing: {count} positions from real games, 2 redeals "
+          f"(load {os.getloadavg()[0]:.1f})")
+    hint_command_figures(sessions(), again)
 
 
 def hints(count: int, budget: float | None, seed: int = 5) -> None:
@@ -249,8 +247,6 @@ def hints(count: int, budget: float | None, seed: int = 5) -> None:
 
 def speedup(deals: list[DealNumber], redeals: int | None, budget: float | None) -> None:
     """The local pool's gain: the same deals on one worker (in this process) and on two."""
-    import os
-
     walls = {}
     for workers in (1, 2):
         load = os.getloadavg()[0]
@@ -275,6 +271,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=None, help="worker processes (default: one per core)")
     ap.add_argument("--hints", type=int, default=None, help="number of hint positions to time")
     ap.add_argument("--no-deals", action="store_true", help="only the hint timing")
+    ap.add_argument("--again", action="store_true",
+                    help="with --hint-command: where a hint leaves its answer open, time 'hint' again")
     ap.add_argument("--hint-command", action="store_true",
                     help="also time the shell's whole hint command on the same positions")
     ap.add_argument("--full", action="store_true", help="all targets on deals 1-1000 (long)")
@@ -331,7 +329,7 @@ def main(argv: list[str] | None = None) -> int:
     if count:
         hints(count, args.budget)
         if args.hint_command:
-            hint_commands(count)
+            hint_commands(count, again=args.again)
     return 0
 
 
