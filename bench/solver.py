@@ -16,6 +16,8 @@ solve time on positions from real games (random legal prefixes) at 2 redeals.
     python bench/solver.py --nodes 400000 --range 2 --hints 0    # a node cap instead
     python bench/solver.py --nodes 1000000 --exhaustive --range 16 --hints 0
                                             # the exhaustive search alone (proofs of loss)
+    python bench/solver.py --passes --nodes 400000 --range 3 --hints 0
+                                            # the same, and where its nodes go (by pass)
 
 Targets (issue 5): 2 redeals, deals 1-200 all decided in under 5 s in total on one worker;
 deals 1-1000 all decided with the default budget at 2 and 0 redeals; at least 90% decided at 1
@@ -192,6 +194,94 @@ def node_capped(deals: list[DealNumber], redeals: int | None, nodes: int | None,
           f"{total:.1f} s of CPU in all")
 
 
+def _one_card_moved(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    """Is b the sequence a with exactly one card taken out and put back elsewhere?"""
+    if len(a) != len(b) or a == b:
+        return False
+    i = 0
+    while a[i] == b[i]:
+        i += 1
+    j = len(a) - 1
+    while a[j] == b[j]:
+        j -= 1
+    return (a[i + 1:j + 1] == b[i:j] and a[i] == b[j]) or (a[i:j] == b[i + 1:j + 1] and a[j] == b[i])
+
+
+def pass_profile(deals: list[DealNumber], redeals: int | None, nodes: int) -> None:
+    """Where the exhaustive search's nodes go (no local search, at most ``nodes`` a deal), one
+    line a deal: the nodes by redeals left, with the transposition-table hits and the cuts of
+    rules 3, 5 and 7 among them; the last pass's subtrees (each begun by the redeal into the last
+    pass: how many, their sizes); and the share of the last pass's nodes in subtrees whose first
+    position is an earlier one's with one card (ranks and allowed sets) in another place. The CPU
+    seconds include the probe's own bookkeeping."""
+    from collections import Counter, defaultdict
+
+    from musical_cli.games.musical import solver as ms
+
+    class Probe(ms.Search):
+        def __init__(self, pos: ms.Position, clock: ms.Clock):
+            super().__init__(pos, clock)
+            self.by_left: Counter = Counter()
+            self.hits: Counter = Counter()
+            self.cuts: Counter = Counter()
+            self.subtrees: list[tuple[tuple, int]] = []  # (first position, nodes)
+            self.inside = False
+
+        def _decide(self, c: int, r: int, w: int) -> bool:
+            left = self.passes
+            self.by_left[left] += 1
+            key = self._key()
+            got = self.tt.get(key)
+            if got is None:
+                got = self.tt_old.get(key)
+            if got is not None and got >= left:
+                self.hits[left] += 1
+            if left or self.inside or self.pass_start < 0:
+                return super()._decide(c, r, w)
+            self.inside = True
+            first = (tuple(self.cm[i] for i in self.seq), tuple(self.h))
+            start = self.clock.nodes
+            try:
+                return super()._decide(c, r, w)
+            finally:
+                self.inside = False
+                self.subtrees.append((first, self.clock.nodes - start))
+
+        def _bound(self) -> list[tuple[int, int]] | None:
+            got = super()._bound()
+            self.cuts[self.passes] += got is None
+            return got
+
+    print(f"\n== {len(deals)} deals, redeals {redeals}, the exhaustive search alone, at most {nodes} "
+          "nodes a deal: where the nodes go")
+    for deal in deals:
+        state = MUSICAL.opening(deal, MusicalRules(redeals))
+        clock = ms.Clock(None, None)
+        search = Probe(ms.Position(state), clock)
+        start = time.process_time()
+        got = search.run(nodes)
+        seconds = time.process_time() - start
+        result = {True: "won", False: "lost", None: "unknown"}[got]
+        parts = ", ".join(f"{k}: {search.by_left[k]} (TT hits {search.hits[k]}, cut {search.cuts[k]})"
+                          for k in sorted(search.by_left, reverse=True))
+        sizes = sorted(n for _, n in search.subtrees)
+        inside = sum(sizes)
+        seen: dict[tuple, list[tuple]] = defaultdict(list)
+        moved = 0
+        for (codes, h), n in search.subtrees:
+            group = seen[(tuple(sorted(codes)), h)]
+            if any(_one_card_moved(old, codes) for old in group):
+                moved += n
+            group.append(codes)
+        line = f"   {deal.text} {result} nodes={clock.nodes} {seconds:.2f}s; by redeals left {parts}"
+        if sizes:
+            line += (f"; last-pass subtrees {len(sizes)} holding {inside} nodes (median "
+                     f"{statistics.median(sizes):g}, p90 {percentile(sizes, 0.9):g}, max {sizes[-1]}), "
+                     f"{pct(moved, inside).strip()} of them in subtrees that begin where an earlier one "
+                     "did with one card moved")
+        print(line, flush=True)
+
+
 def print_times(what: str, times: list[float], slow: list[str]) -> None:
     """Median, 90th percentile and max of ``times``, how many took a second or more, and the
     ``slow`` ones' descriptions."""
@@ -281,6 +371,9 @@ def main(argv: list[str] | None = None) -> int:
                     "search nodes, one line a deal (for the --range and --redeals given)")
     ap.add_argument("--exhaustive", action="store_true",
                     help="with --nodes: the exhaustive search alone, without the local search")
+    ap.add_argument("--passes", action="store_true",
+                    help="with --nodes: the exhaustive search alone, and where its nodes go (by redeals "
+                    "left, last-pass subtrees)")
     ap.add_argument("--cpu", action="store_true",
                     help="like --nodes, but --budget is seconds of CPU time (with --nodes: both)")
     ap.add_argument("--verbose", action="store_true", help="one line per deal on stderr as it finishes")
@@ -300,7 +393,11 @@ def main(argv: list[str] | None = None) -> int:
         deals = [d for r in (args.ranges or ["1-2000"]) for d in parse_deal_range(r)]
         speedup(deals, parse_redeals((args.redeals or ["2"])[0]), args.budget)
         return 0
-    if args.nodes is not None or args.cpu:
+    if args.passes:
+        deals = [d for r in (args.ranges or ["1-60"]) for d in parse_deal_range(r)]
+        for text in args.redeals or ["1"]:
+            pass_profile(deals, parse_redeals(text), args.nodes or 1_000_000)
+    elif args.nodes is not None or args.cpu:
         deals = [d for r in (args.ranges or ["1-200"]) for d in parse_deal_range(r)]
         for text in args.redeals or ["1"]:
             node_capped(deals, parse_redeals(text), args.nodes, args.budget if args.cpu else None,
