@@ -259,7 +259,11 @@ def pass_profile(deals: list[DealNumber], redeals: int | None, nodes: int) -> No
         clock = ms.Clock(None, None)
         search = Probe(ms.Position(state), clock)
         start = time.process_time()
-        got = search.run(nodes)
+        try:
+            got = search.run(nodes)
+        except KeyboardInterrupt:
+            print("   (interrupted)")
+            return
         seconds = time.process_time() - start
         result = {True: "won", False: "lost", None: "unknown"}[got]
         parts = ", ".join(f"{k}: {search.by_left[k]} (TT hits {search.hits[k]}, cut {search.cuts[k]})"
