@@ -17,11 +17,10 @@ def hint_answer(said: str) -> str:
         return "a move"
     if "cannot be won even from its start" in said:
         return "lost from the start"
+    here = "lost here" if "no win is possible" in said else "undecided here"
     if "'undo" in said:
-        return "undo N, maybe not the least" if "a later one may be too" in said else "undo N"
-    if "'hint' again" in said:
-        return "open, nothing proven"
-    return "no undo found"
+        return f"{here}, undo N" + (", maybe not the least" if "a later one may be too" in said else "")
+    return f"{here}, no position to undo to"
 
 
 def _ask(session: Session) -> tuple[float, float, str]:
@@ -47,7 +46,7 @@ def hint_command_figures(sessions: Iterable[tuple[str, Session]], again: bool = 
         answers[kind] = answers.get(kind, 0) + 1
         if c >= 1.0 or w >= 1.0:
             slow.append(f"{label}: {c:.2f} CPU s, {w:.2f} s: {said[:90]}")
-        if again and "'hint' again" in said:
+        if again and "'hint' again to search longer" in said:
             c, _, said = _ask(session)
             again_cpu.append(c)
             kind = hint_answer(said)

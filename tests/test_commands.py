@@ -612,6 +612,9 @@ def _lost_session(seed: int = 3) -> Session:
     return s
 
 
+AGAIN = "type 'hint' again to search longer"
+
+
 def _undo_count(out: str) -> int:
     m = re.search(r"'undo (\d+)' gets back to a position that can still be won", out)
     assert m, out
@@ -688,7 +691,7 @@ def test_hint_searches_longer_when_the_quick_search_finds_nothing(monkeypatch):
 
     monkeypatch.setattr(commands, "_solve", quick_fails)
     out = text(execute(s, "hint"))
-    assert "undecided" in out and "'hint' again searches longer" in out, out
+    assert "undecided" in out and AGAIN in out, out
     assert max(budgets) <= commands.HINT_BUDGET  # the first hint stays quick
     out = text(execute(s, "hint"))
     assert "no win is possible from here" in out
@@ -719,7 +722,7 @@ def test_hint_gives_the_start_a_long_probe(monkeypatch):
 
     monkeypatch.setattr(commands, "_solve", fake)
     out = text(execute(s, "hint"))
-    assert "cannot be won" not in out and "'hint' again searches longer" in out, out
+    assert "cannot be won" not in out and AGAIN in out, out
     out = text(execute(s, "hint"))
     assert "cannot be won even from its start" in out, out
 
@@ -757,16 +760,17 @@ def test_a_first_hint_spends_about_a_second_at_most(monkeypatch, here):
     out = text(execute(s, "hint"))
     assert sum(spent) <= commands.HINT_BUDGET + commands.UNDO_BUDGET + 1e-9, spent
     assert len(spent) > 2  # the undo search probes more than the start
-    assert "'hint' again searches longer" in out and "cannot be won" not in out, out
+    assert AGAIN in out and "cannot be won" not in out, out
     spent.clear()
     execute(s, "hint")
     assert sum(spent) > commands.LONG_HINT_BUDGET  # asked again: the long search
 
 
 @needs_solver
-def test_hint_again_after_a_move_is_a_quick_hint_again(monkeypatch):
-    """'hint' again searches longer only at the position where the quick hint left its answer
-    open: after a move (or an undo) the next hint is a quick one."""
+@pytest.mark.parametrize("between", ["d", "undo", "d; undo", "undo; redo"])
+def test_hint_again_after_a_move_is_a_quick_hint_again(monkeypatch, between):
+    """Only 'hint' typed again before any move searches longer: after a move, an undo or a
+    redo the next hint is a quick one, even back at the same position."""
     from musical_cli import commands
     from musical_cli.solver import Solution
 
@@ -779,13 +783,76 @@ def test_hint_again_after_a_move_is_a_quick_hint_again(monkeypatch):
         return Solution("unknown", (), 0, budget)
 
     monkeypatch.setattr(commands, "_solve", undecided)
-    for between in ("d", "undo"):
-        execute(s, "hint")
-        execute(s, between)
-        budgets.clear()
-        out = text(execute(s, "hint"))
-        assert max(budgets) <= commands.HINT_BUDGET, (between, budgets)
-        assert "'hint' again searches longer" in out
+    assert AGAIN in text(execute(s, "hint"))
+    execute(s, between)
+    budgets.clear()
+    out = text(execute(s, "hint"))
+    assert max(budgets) <= commands.HINT_BUDGET, budgets
+    assert AGAIN in out
+
+
+@needs_solver
+def test_a_long_hint_is_not_repeated_once_solve_has_decided_the_position(monkeypatch):
+    """The third hint repeats the long search's answer, unless a verdict has been found here
+    since ('solve' searches longer than the long hint)."""
+    from musical_cli import commands
+    from musical_cli.solver import Solution
+
+    s = session(1)
+    execute(s, "d;d;d")
+    real = commands._solve
+
+    def only_solve_decides(session, state, budget):
+        if state in session.solved or budget >= commands.SOLVE_BUDGET:
+            return real(session, state, budget)
+        return Solution("unknown", (), 0, budget)
+
+    monkeypatch.setattr(commands, "_solve", only_solve_decides)
+    execute(s, "hint")
+    undecided = text(execute(s, "hint"))
+    assert "undecided" in undecided
+    assert text(execute(s, "hint")) == undecided
+    assert "a win in" in text(execute(s, "solve"))
+    assert text(execute(s, "hint")).startswith("hint: ")
+
+
+@needs_solver
+def test_a_quick_undo_count_that_may_not_be_the_latest_says_so(monkeypatch):
+    """A quick hint whose undo search left a position after the one it names undecided says
+    that a later one may be winnable too; the hint typed again searches longer and names the
+    latest one."""
+    import random
+
+    from musical_cli import commands
+    from musical_cli.solver import Solution, solve
+
+    rng = random.Random(1)  # a game that leaves the solver's line at once, and stays winnable long
+    s = session(2)
+    while solve(MUSICAL, s.state, budget=None).result == "won":
+        legal = MUSICAL.legal_moves(s.state)
+        plays = [m for m in legal if isinstance(m, Transfer)]
+        execute(s, str(rng.choice(plays) if plays and rng.random() < 0.6 else rng.choice(legal)))
+    out = text(execute(s, "hint"))
+    assert "a later one may be too" not in out, out
+    exact = _undo_count(out)
+    s.solved.clear()
+    real = commands._solve
+    slow = [True]  # the first hint's probes after the start do not finish in time
+
+    def only_the_start_quickly(session, state, budget):
+        if slow[0] and state is not session.states[0] and state is not session.state:
+            return Solution("unknown", (), 0, budget)
+        return real(session, state, budget)
+
+    monkeypatch.setattr(commands, "_solve", only_the_start_quickly)
+    execute(s, "d; undo")  # a quick hint again
+    out = text(execute(s, "hint"))
+    assert "a later one may be too" in out and AGAIN in out, out
+    assert _undo_count(out) > exact
+    slow[0] = False
+    out = text(execute(s, "hint"))
+    assert "a later one may be too" not in out, out
+    assert _undo_count(out) == exact
 
 
 @needs_solver
@@ -840,7 +907,9 @@ def test_hint_never_calls_an_undecided_start_lost(tiny_budgets, how):
     elif how == "new":
         execute(s, "new 7; new 125")
     assert s.moves == []
-    _undecided_not_lost(text(execute(s, "hint")))
+    out = text(execute(s, "hint"))
+    _undecided_not_lost(out)
+    assert AGAIN in out and "earlier" not in out and "undo" not in out, out  # nothing to undo
 
 
 @needs_solver

@@ -518,4 +518,4 @@ def test_undo_to_winnable_finds_the_last_winnable_position(n):
     best = last
     while solve(MUSICAL, session.states[best], budget=None).result != "won":
         best -= 1
-    assert _undo_to_winnable(session) == session.steps_back(last - best)
+    assert _undo_to_winnable(session) == (session.steps_back(last - best), True)
