@@ -87,7 +87,8 @@ class Session:
         # each hint probes the same earlier positions again (the start first).
         self.solved: dict[Any, Any] = {}
         self.hint_open: Any = None  # the position where the last hint left its answer open
-        self.hint_kept: tuple[Any, Fragments] | None = None  # a long hint's position and answer
+        # a long hint's position, the verdict known there then, and its answer
+        self.hint_kept: tuple[Any, Any, Fragments] | None = None
         if not moves:
             self._turn_up()
         self.notify("start")
