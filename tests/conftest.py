@@ -31,6 +31,22 @@ settings.register_profile(
 settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 
+def pytest_terminal_summary(terminalreporter):
+    """Which search the Musical solver ran: its C core or the pure-Python fallback. The tests
+    import the package from the source tree, where ``pip install .`` leaves no compiled module
+    (``pip install -e .`` builds one in place), so say which one was tested, even with -q."""
+    from musical_cli.games.musical import solver
+
+    core = getattr(solver, "CORE", None)
+    if core is not None:
+        line = f"musical solver tested: its C core ({core.__file__})"
+    elif os.environ.get("MUSICAL_PURE_PYTHON"):
+        line = "musical solver tested: pure Python (MUSICAL_PURE_PYTHON is set)"
+    else:
+        line = "musical solver tested: pure Python (no C core built beside the sources)"
+    terminalreporter.write_line(line)
+
+
 # --- hand-built positions --------------------------------------------------------------------
 
 
