@@ -250,3 +250,14 @@ def test_ci_installs_what_the_readme_says():
     readme = re.findall(r"pip install '(\.\[[^\]]*\])' && \.venv/bin/python -m pytest", README.read_text(encoding="utf-8"))
     ci = re.findall(r'"\$venv/bin/pip" install \'(\.\[[^\]]*\])\'', (ROOT / ".ci" / "run").read_text(encoding="utf-8"))
     assert readme and len(ci) == 2 and set(ci) == set(readme[:1]), (readme, ci)
+
+
+def test_every_musical_variable_the_program_reads_is_under_environment():
+    """A MUSICAL_* variable read anywhere in the package (MUSICAL_PURE_PYTHON, ...) has its entry."""
+    read = {
+        name
+        for path in (ROOT / "musical_cli").rglob("*.py")
+        for name in re.findall(r"[\"'](MUSICAL_[A-Z_]+)[\"']", path.read_text(encoding="utf-8"))
+    }
+    documented = {word for tag in _tags("ENVIRONMENT") for word in tag}
+    assert read and not read - documented, sorted(read - documented)
