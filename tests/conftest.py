@@ -43,7 +43,7 @@ def pytest_terminal_summary(terminalreporter):
     elif os.environ.get("MUSICAL_PURE_PYTHON"):
         line = "musical solver tested: pure Python (MUSICAL_PURE_PYTHON is set)"
     else:
-        line = "musical solver tested: pure Python (no C core built beside the sources)"
+        line = "musical solver tested: pure Python (no C core importable here)"
     terminalreporter.write_line(line)
 
 
