@@ -177,7 +177,7 @@ def node_capped(deals: list[DealNumber], redeals: int | None, nodes: int | None,
             if exhaustive:
                 clock = musical_solver.Clock(None, None)
                 try:
-                    got = musical_solver.Search(musical_solver.Position(state), clock).run(nodes)
+                    got = musical_solver.make_search(musical_solver.Position(state), clock).run(nodes)
                 except musical_solver.Timeout:  # the capped clock's check, before run's own limit
                     got = None
                 result, used = {True: "won", False: "lost", None: "unknown"}[got], clock.nodes
@@ -392,7 +392,10 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, _interrupt)
     signal.signal(signal.SIGTERM, _interrupt)
 
-    print(f"solver benchmark; python {sys.version.split()[0]}")
+    from musical_cli.games.musical import solver as musical_solver
+
+    core = "the C core" if musical_solver.CORE is not None else "pure Python (no C core)"
+    print(f"solver benchmark; python {sys.version.split()[0]}; Musical's search: {core}")
     if args.speedup:
         deals = [d for r in (args.ranges or ["1-2000"]) for d in parse_deal_range(r)]
         speedup(deals, parse_redeals((args.redeals or ["2"])[0]), args.budget)
