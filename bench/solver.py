@@ -16,6 +16,8 @@ solve time on positions from real games (random legal prefixes) at 2 redeals.
     python bench/solver.py --nodes 400000 --range 2 --hints 0    # a node cap instead
     python bench/solver.py --nodes 1000000 --exhaustive --range 16 --hints 0
                                             # the exhaustive search alone (proofs of loss)
+    python bench/solver.py --nodes 100000000 --exhaustive --basic --range 1-1000 --hints 0
+                                            # the same with rules 1-4 only: losses proven again
     python bench/solver.py --passes --nodes 400000 --range 3 --hints 0
                                             # the same, and where its nodes go (by pass)
 
@@ -127,11 +129,13 @@ def random_game(n: int, rng: random.Random, redeals: int | None = 2):
 
 
 def node_capped(deals: list[DealNumber], redeals: int | None, nodes: int | None,
-                budget: float | None, cpu: bool = False, exhaustive: bool = False) -> None:
+                budget: float | None, cpu: bool = False, exhaustive: bool = False,
+                basic: bool = False) -> None:
     """Each deal solved in this process with at most ``nodes`` search nodes, or ``budget``
     seconds of this process's CPU time with ``cpu`` (load-independent budgets: on a shared
     machine wall seconds say little), one line per deal: result, nodes, CPU seconds. With
-    ``exhaustive``, the exhaustive search alone (no local search, no time budget)."""
+    ``exhaustive``, the exhaustive search alone (no local search, no time budget); with
+    ``basic`` too, with pruning rules 1 to 4 only (a loss proven again without rules 5 to 7)."""
     import types
 
     from musical_cli.games.musical import solver as musical_solver
@@ -166,6 +170,8 @@ def node_capped(deals: list[DealNumber], redeals: int | None, nodes: int | None,
     budget_text = f"budget {budget} s of CPU" if cpu else "no time budget"
     if exhaustive:
         budget_text = "the exhaustive search alone, no time budget"
+        if basic:
+            budget_text += ", rules 1-4 only"
     print(f"\n== {len(deals)} deals, redeals {redeals}, {cap_text}, {budget_text}")
     counts = {"won": 0, "lost": 0, "unknown": 0}
     total = 0.0
@@ -177,7 +183,7 @@ def node_capped(deals: list[DealNumber], redeals: int | None, nodes: int | None,
             if exhaustive:
                 clock = musical_solver.Clock(None, None)
                 try:
-                    got = musical_solver.make_search(musical_solver.Position(state), clock).run(nodes)
+                    got = musical_solver.make_search(musical_solver.Position(state), clock, basic=basic).run(nodes)
                 except musical_solver.Timeout:  # the capped clock's check, before run's own limit
                     got = None
                 result, used = {True: "won", False: "lost", None: "unknown"}[got], clock.nodes
@@ -375,6 +381,9 @@ def main(argv: list[str] | None = None) -> int:
                     "search nodes, one line a deal (for the --range and --redeals given)")
     ap.add_argument("--exhaustive", action="store_true",
                     help="with --nodes: the exhaustive search alone, without the local search")
+    ap.add_argument("--basic", action="store_true",
+                    help="with --exhaustive: pruning rules 1-4 only, to prove losses again without "
+                         "rules 5-7")
     ap.add_argument("--passes", action="store_true",
                     help="with --nodes: the exhaustive search alone, and where its nodes go (by redeals "
                     "left, last-pass subtrees)")
@@ -408,7 +417,7 @@ def main(argv: list[str] | None = None) -> int:
         deals = [d for r in (args.ranges or ["1-200"]) for d in parse_deal_range(r)]
         for text in args.redeals or ["1"]:
             node_capped(deals, parse_redeals(text), args.nodes, args.budget if args.cpu else None,
-                        args.cpu, args.exhaustive and args.nodes is not None)
+                        args.cpu, args.exhaustive and args.nodes is not None, args.basic)
     elif not args.no_deals:
         if args.ranges or args.redeals:
             deals = [d for r in (args.ranges or ["1-200"]) for d in parse_deal_range(r)]

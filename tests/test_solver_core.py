@@ -63,13 +63,13 @@ def tt_sizes(search) -> tuple[int, int]:
     return len(search.tt), len(search.tt_old)
 
 
-def both(state, limits=(3000,), clock=lambda: S.Clock(None, None), split=False):
+def both(state, limits=(3000,), clock=lambda: S.Clock(None, None), split=False, basic=False):
     """Run the Python search and the core from ``state`` with the node limits in turn (one
     search object each, so the transposition table is kept between runs); what each saw."""
     out = []
     for core in (False, True):
         c = clock()
-        search = S.make_search(S.Position(state), c, core)
+        search = S.make_search(S.Position(state), c, core, basic)
         assert isinstance(search, S.CoreSearch) is core
         runs = []
         for limit in limits:
@@ -131,6 +131,15 @@ def test_same_verdicts_near_the_end_searched_to_the_end():
         assert python == core
         decided.add(python[0][0][0])
     assert decided == {True, False}
+
+
+@needs_core
+@pytest.mark.parametrize("n,redeals", [(3, 1), (8, 1), (5, 0), (409, 2)])
+def test_same_search_with_rules_1_to_4_only(n, redeals):
+    """bench/solver.py --basic, the check of losses without rules 5 to 7, is the same in both."""
+    python, core = both(opening(n, redeals), limits=(3000,), basic=True)
+    assert python == core
+    assert python != both(opening(n, redeals), limits=(3000,))[0]
 
 
 @needs_core

@@ -949,12 +949,12 @@ class CoreSearch:
 
     NEED_BYTES = bytes(r for need in NEED for r in need)
 
-    def __init__(self, pos: Position, clock: Clock):
+    def __init__(self, pos: Position, clock: Clock, basic: bool = False):
         self.pos = pos
         self.clock = clock
         self.core = CORE.Core(bytes(pos.ranks), pos.p, bytes(pos.heights), pos.redeals_left,
-                              self.NEED_BYTES, STUCK_PASSES, pos.redeals_left <= 1 and 1 in CHAIN_PASSES,
-                              TT_MAX)
+                              self.NEED_BYTES, -1 if basic else STUCK_PASSES,
+                              not basic and pos.redeals_left <= 1 and 1 in CHAIN_PASSES, TT_MAX)
 
     def run(self, node_limit: int | None, split: bool = False) -> bool | None:
         if split:
@@ -965,12 +965,17 @@ class CoreSearch:
         return self.core.line()
 
 
-def make_search(pos: Position, clock: Clock, core: bool = True) -> Search | CoreSearch:
+def make_search(pos: Position, clock: Clock, core: bool = True,
+                basic: bool = False) -> Search | CoreSearch:
     """The exhaustive search from ``pos``: the C core's when it is built (and ``core``), else
-    the Python one."""
+    the Python one. ``basic``: rules 1 to 4 only (no 5, 6 or 7), to check a loss again without
+    the newer rules (bench/solver.py --basic)."""
     if core and CORE is not None and pos.n <= 52:
-        return CoreSearch(pos, clock)
-    return Search(pos, clock)
+        return CoreSearch(pos, clock, basic)
+    search = Search(pos, clock)
+    if basic:
+        search.stuck, search.chain_passes = False, ()
+    return search
 
 
 class LocalSearch:
