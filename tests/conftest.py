@@ -32,9 +32,9 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 
 def pytest_terminal_summary(terminalreporter):
-    """Which search the Musical solver ran: its C core or the pure-Python fallback. The tests
-    import the package from the source tree, where ``pip install .`` leaves no compiled module
-    (``pip install -e .`` builds one in place), so say which one was tested, even with -q."""
+    """Which search the Musical solver ran: its C core or the pure-Python fallback (an install
+    without a compiler; ``python -m pytest``, which imports the package from the source tree,
+    where ``pip install .`` leaves no compiled module), even with -q."""
     from musical_cli.games.musical import solver
 
     core = getattr(solver, "CORE", None)

@@ -198,7 +198,7 @@ def test_an_installed_page_is_this_page():
 def test_readme_gives_the_two_setup_commands():
     text = README.read_text(encoding="utf-8")
     assert "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/musical" in text
-    assert "python3 -m venv .venv && .venv/bin/pip install '.[test,cluster]' && .venv/bin/python -m pytest -q" in text
+    assert "python3 -m venv .venv && .venv/bin/pip install '.[test,cluster]' && .venv/bin/pytest -q" in text
 
 
 def _subsection_paragraphs(section: str, title: str) -> list[str]:
@@ -247,7 +247,7 @@ def test_ci_installs_what_the_readme_says():
     """CI runs on a clean clone: each of its installs (with the compiler, and without) must
     install the extras the README's test command installs (the cluster tests need the cluster
     extra), no more and no less."""
-    readme = re.findall(r"pip install '(\.\[[^\]]*\])' && \.venv/bin/python -m pytest", README.read_text(encoding="utf-8"))
+    readme = re.findall(r"pip install '(\.\[[^\]]*\])' && \.venv/bin/pytest", README.read_text(encoding="utf-8"))
     ci = re.findall(r'"\$venv/bin/pip" install \'(\.\[[^\]]*\])\'', (ROOT / ".ci" / "run").read_text(encoding="utf-8"))
     assert readme and len(ci) == 2 and set(ci) == set(readme[:1]), (readme, ci)
 
