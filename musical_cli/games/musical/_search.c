@@ -213,19 +213,26 @@ typedef struct {
     int has_limit;
 } Core;
 
+/* Doubles an array's room (to `first` elements at first); -1 with MemoryError when it cannot. */
+static int
+grow(void **buf, int *cap, size_t size, int first)
+{
+    int n = *cap ? 2 * *cap : first;
+    void *p = PyMem_Realloc(*buf, (size_t)n * size);
+    if (p == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *buf = p;
+    *cap = n;
+    return 0;
+}
+
 static int
 push_move(Core *s, int m)
 {
-    if (s->nmoves == s->capmoves) {
-        int cap = s->capmoves ? 2 * s->capmoves : 256;
-        int *moves = PyMem_Realloc(s->moves, cap * sizeof(int));
-        if (moves == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        s->moves = moves;
-        s->capmoves = cap;
-    }
+    if (s->nmoves == s->capmoves && grow((void **)&s->moves, &s->capmoves, sizeof(int), 256) < 0)
+        return -1;
     s->moves[s->nmoves++] = m;
     return 0;
 }
@@ -233,16 +240,8 @@ push_move(Core *s, int m)
 static int
 push_undo(Core *s, int card)
 {
-    if (s->utop == s->ucap) {
-        int cap = s->ucap ? 2 * s->ucap : 1024;
-        Undo *u = PyMem_Realloc(s->undo, cap * sizeof(Undo));
-        if (u == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        s->undo = u;
-        s->ucap = cap;
-    }
+    if (s->utop == s->ucap && grow((void **)&s->undo, &s->ucap, sizeof(Undo), 1024) < 0)
+        return -1;
     s->undo[s->utop].card = (uint8_t)card;
     s->undo[s->utop].code = s->cm[card];
     s->utop++;
