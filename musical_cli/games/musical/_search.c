@@ -331,52 +331,66 @@ heights_bits(const Core *s)
     return s->low[0][s->h[0]] | s->low[1][s->h[1]] | s->low[2][s->h[2]] | s->low[3][s->h[3]];
 }
 
-/* Rule 3 (Search.relaxed_ok) */
+/* Rule 3's relaxation, on the indexes of the cards (into pv, their slots on their allowed
+ * foundations; the cards in order, the first p of them the waste, its top last), for `count`
+ * passes at most: the current one, then one after each redeal. 1 when it removes every card,
+ * -1 when a pass after a redeal removes none (stuck for ever), else 0 with todo[0..*nt) the
+ * cards left, in the order the next pass deals them, and *g the relaxed heights. */
 static int
-relaxed_ok(const Core *s)
+relax(const u64 *pv, int n, int p, int count, int *todo, int *nt, u64 *g)
 {
-    u64 pv[MAXN], stack[MAXN], todo[MAXN];
-    int n = s->len, ns = 0, nt = 0;
-    for (int j = 0; j < n; j++)
-        pv[j] = s->pv[s->cm[s->seq[j]]];
-    u64 g = heights_bits(s), reached = REACHED(g);
-    int p = s->p;
+    int idx[MAXN], ni = 0, k = 0;
+    u64 reached = REACHED(*g);
     for (int j = 0; j < p; j++)
-        stack[ns++] = pv[j];
-    while (ns && (stack[ns - 1] & reached)) {
-        g |= stack[--ns];
-        reached = REACHED(g);
+        idx[ni++] = j;
+    while (ni && (pv[idx[ni - 1]] & reached)) {
+        *g |= pv[idx[--ni]];
+        reached = REACHED(*g);
     }
     for (int j = p; j < n; j++)
-        todo[nt++] = pv[j];
-    int left = s->passes, first = 1;
-    for (;;) {
-        for (int k = 0; k < nt; k++) {
-            u64 v = todo[k];
+        todo[k++] = j;
+    for (int pass = 1;; pass++) {
+        for (int i = 0; i < k; i++) {
+            int j = todo[i];
+            u64 v = pv[j];
             if (v & reached) {
-                g |= v;
-                reached = REACHED(g);
-                while (ns && (stack[ns - 1] & reached)) {
-                    g |= stack[--ns];
-                    reached = REACHED(g);
+                *g |= v;
+                reached = REACHED(*g);
+                while (ni && (pv[idx[ni - 1]] & reached)) {
+                    *g |= pv[idx[--ni]];
+                    reached = REACHED(*g);
                 }
             }
             else {
-                stack[ns++] = v;
+                idx[ni++] = j;
             }
         }
-        if (!ns)
+        if (!ni)
             return 1;
-        if (!first && ns == nt)
+        if (pass > 1 && ni == k)
+            return -1;
+        memcpy(todo, idx, ni * sizeof(int));
+        k = ni;
+        ni = 0;
+        if (pass >= count) {
+            *nt = k;
             return 0;
-        if (left <= 0)
-            return 0;
-        left--;
-        first = 0;
-        memcpy(todo, stack, ns * sizeof(u64));
-        nt = ns;
-        ns = 0;
+        }
     }
+}
+
+/* Rule 3 (Search.relaxed_ok): can the relaxation finish within the passes left? */
+static int
+relaxed_ok(const Core *s)
+{
+    u64 pv[MAXN];
+    int todo[MAXN], nt;
+    for (int j = 0; j < s->len; j++)
+        pv[j] = s->pv[s->cm[s->seq[j]]];
+    u64 g = heights_bits(s);
+    /* passes + 1 passes; a count that large is never reached (rule 2 stops it first) */
+    int count = s->passes >= MAXN ? MAXN + 1 : s->passes + 1;
+    return relax(pv, s->len, s->p, count, todo, &nt, &g) == 1;
 }
 
 /* Rule 5's certificates (Search._stuck_cuts and _certificates) as (card, foundation bit)
@@ -443,7 +457,7 @@ stuck_cuts(const Core *s, uint8_t *cc, uint8_t *cb)
 {
     uint8_t codes[MAXN];
     u64 pv[MAXN], after[MAXN + 1], stack[MAXN];
-    int todo[MAXN], idx[MAXN];
+    int todo[MAXN];
     int n = s->len;
     for (int j = 0; j < n; j++) {
         codes[j] = s->cm[s->seq[j]];
@@ -453,47 +467,14 @@ stuck_cuts(const Core *s, uint8_t *cc, uint8_t *cb)
     for (int j = n - 1; j >= 0; j--)
         after[j] = after[j + 1] | pv[j];
     Cuts k = {s, codes, pv, after, cc, cb, 0};
-    u64 g = heights_bits(s), reached = REACHED(g);
+    u64 g = heights_bits(s);
     int p = s->p, left = s->passes;
     if (left > 0) {
         /* rule 5b: the relaxation up to its last pass, then the certificates there */
-        int ni = 0, nt = 0, first = 1;
-        for (int j = 0; j < p; j++)
-            idx[ni++] = j;
-        while (ni && (pv[idx[ni - 1]] & reached)) {
-            g |= pv[idx[--ni]];
-            reached = REACHED(g);
-        }
-        for (int j = p; j < n; j++)
-            todo[nt++] = j;
-        for (;;) {
-            for (int i = 0; i < nt; i++) {
-                int j = todo[i];
-                u64 v = pv[j];
-                if (v & reached) {
-                    g |= v;
-                    reached = REACHED(g);
-                    while (ni && (pv[idx[ni - 1]] & reached)) {
-                        g |= pv[idx[--ni]];
-                        reached = REACHED(g);
-                    }
-                }
-                else {
-                    idx[ni++] = j;
-                }
-            }
-            if (!ni)
-                return 0;
-            if (!first && ni == nt)
-                return -1;
-            left--;
-            first = 0;
-            memcpy(todo, idx, ni * sizeof(int));
-            nt = ni;
-            ni = 0;
-            if (left <= 0)
-                break;
-        }
+        int nt = 0;
+        int got = relax(pv, n, p, left, todo, &nt, &g);
+        if (got)
+            return got > 0 ? 0 : -1;
         return last_pass(&k, todo, nt, stack, 0, g);
     }
     /* the last pass: the waste first, then the stock */
