@@ -970,7 +970,7 @@ def make_search(pos: Position, clock: Clock, core: bool = True,
     """The exhaustive search from ``pos``: the C core's when it is built (and ``core``), else
     the Python one. ``basic``: rules 1 to 4 only (no 5, 6 or 7), to check a loss again without
     the newer rules (bench/solver.py --basic)."""
-    if core and CORE is not None and pos.n <= 52:
+    if core and CORE is not None:
         return CoreSearch(pos, clock, basic)
     search = Search(pos, clock)
     if basic:
