@@ -1,14 +1,11 @@
-# The metadata lives in pyproject.toml; this file only declares the Musical solver's C core, which
+# The metadata lives in pyproject.toml; this file only declares the solvers' optional C cores, which
 # pyproject.toml cannot do with setuptools 68. optional=True: when the compiler is missing or fails,
-# setuptools warns and installs the rest, and the solver falls back to its pure-Python search.
+# setuptools warns and installs the rest, and each solver falls back to its pure-Python search.
 from setuptools import Extension, setup
 
-setup(
-    ext_modules=[
-        Extension(
-            "musical_cli.games.musical._search",
-            sources=["musical_cli/games/musical/_search.c"],
-            optional=True,
-        )
-    ]
-)
+# (module, source): one line a core. .ci/run lists the same pairs.
+CORES = [
+    ("musical_cli.games.musical._search", "musical_cli/games/musical/_search.c"),
+]
+
+setup(ext_modules=[Extension(name, sources=[source], optional=True) for name, source in CORES])

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import runpy
 import subprocess
 import sys
@@ -102,9 +103,23 @@ def test_setup_py_declares_the_core_as_an_optional_extension(monkeypatch):
     monkeypatch.chdir(ROOT)
     runpy.run_path(str(ROOT / "setup.py"), run_name="__main__")
     assert set(seen) == {"ext_modules"}  # the metadata stays in pyproject.toml
-    [ext] = seen["ext_modules"]
-    assert ext.name == CORE
-    assert ext.sources == [SOURCE]
-    assert ext.optional is True
-    flags = " ".join(ext.extra_compile_args + ext.extra_link_args)
-    assert "-march" not in flags and "-mtune" not in flags
+    by_name = {ext.name: ext for ext in seen["ext_modules"]}
+    assert by_name[CORE].sources == [SOURCE]
+    for ext in by_name.values():
+        assert ext.optional is True, ext.name
+        flags = " ".join(ext.extra_compile_args + ext.extra_link_args)
+        assert "-march" not in flags and "-mtune" not in flags
+
+
+def test_ci_checks_every_core_that_setup_py_builds(monkeypatch):
+    """.ci/run's list of cores and setup.py's are the same pairs: a core CI does not check could
+    silently fail to build, and the suite would test its pure-Python fallback only."""
+    setuptools = pytest.importorskip("setuptools")
+    seen: dict = {}
+    monkeypatch.setattr(setuptools, "setup", lambda **kw: seen.update(kw))
+    monkeypatch.chdir(ROOT)
+    runpy.run_path(str(ROOT / "setup.py"), run_name="__main__")
+    built = {(ext.name, ext.sources[0]) for ext in seen["ext_modules"]}
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    listed = set(re.findall(r'^\s+"(musical_cli\S+) (\S+\.c)"$', ci.split("cores=(", 1)[1].split(")", 1)[0], re.M))
+    assert listed == built
