@@ -172,7 +172,7 @@ def bench_hints(count: int, seed: int, budget: float, command: bool, again: bool
         return
     from hints import hint_command_figures
 
-    from musical_cli.commands import Session
+    from musical_cli.language import Session
 
     def sessions():
         for k, (_, moves) in enumerate(games):

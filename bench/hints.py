@@ -7,7 +7,7 @@ import statistics
 import time
 from collections.abc import Iterable
 
-from musical_cli.commands import Session, lookup
+from musical_cli.language import Session, lookup
 from musical_cli.stats import percentile
 
 

@@ -23,10 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from musical_cli.commands import Session  # noqa: E402
 from musical_cli.deals import DealNumber  # noqa: E402
 from musical_cli.game import Outcome  # noqa: E402
 from musical_cli.games.musical.rules import MUSICAL  # noqa: E402
+from musical_cli.language import Session  # noqa: E402
 from musical_cli.record import Recorder  # noqa: E402
 from musical_cli.store import Store  # noqa: E402
 

@@ -307,7 +307,7 @@ def hint_commands(count: int, seed: int = 5, again: bool = False) -> None:
     on the same positions as :func:`hints`, with the shell's own budgets."""
     from hints import hint_command_figures
 
-    from musical_cli.commands import Session
+    from musical_cli.language import Session
 
     rng = random.Random(seed)
 

@@ -12,8 +12,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TextIO
 
-from .commands import Session, announce_outcome, error_text, execute
 from .game import Outcome
+from .language import Session, announce_outcome, error_text, execute
 from .render import plain, plural
 from .transcript import (
     MAX_BYTES,

@@ -266,7 +266,7 @@ def emit(fragments: Fragments, stream: TextIO | None = None) -> None:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from .commands import Session
+    from .language import Session
 
     game = game_named(args.game) if args.game else DEFAULT_GAME
     rules, given_rules = _rules(game, args)

@@ -34,7 +34,6 @@ from .store import (
     StoreError,
     duration,
     figures,
-    held_elsewhere,
     me,
     set_aside,
 )
@@ -78,8 +77,13 @@ def _path(path: Path | None) -> Path:
     return default_path() if path is None else Path(path)
 
 
+class RecordError(ValueError):
+    """What the record cannot do now (a game to resume held elsewhere, or one that no longer
+    replays), in one line; the shell prints it as it prints any refused command."""
+
+
 class Recorder:
-    """Writes one shell's games to the store, and answers the record's shell commands."""
+    """Writes one shell's games to the store (its commands are in :mod:`.record_commands`)."""
 
     def __init__(self, store: Store | None, why_not: str | None = None, offer: bool = True, quiet: bool = False):
         self.store = store
@@ -299,8 +303,6 @@ class Recorder:
 
     def resume_at_start(self) -> str | None:
         """``musical --resume``: the unfinished game becomes the game in hand; or what is wrong."""
-        from .commands import CommandError
-
         if self.store is None:
             return f"nothing to resume: {self.why_not}"
         row = self.unfinished()
@@ -308,17 +310,15 @@ class Recorder:
             return "no unfinished game is waiting in the record ('musical history' lists the games)"
         try:
             self.pending.append((self.resume(row), "hint"))
-        except CommandError as e:
+        except RecordError as e:
             return str(e)
         return None
 
     def resume(self, row: GameRow) -> str:
         """Make ``row`` the game in hand, with its undo and redo history. Raises ValueError."""
-        from .commands import CommandError
-
         assert self.store is not None
         if not self.store.claim(row.id):
-            raise CommandError(f"game @{row.id} is being played in another musical shell")
+            raise RecordError(f"game @{row.id} is being played in another musical shell")
         try:
             line = self.store.line(row.id)
             game, deal, rules, moves, steps, undone = rebuild(row, line, self.session.ascii)
@@ -327,7 +327,7 @@ class Recorder:
                 self.store.release(row.id)
             except StoreError:
                 pass
-            raise CommandError(f"game @{row.id} cannot be resumed: {e}") from None
+            raise RecordError(f"game @{row.id} cannot be resumed: {e}") from None
         self._binding = (row, line)  # the start event ends the game in hand, then takes this one
         self.session.start(game, deal, rules, tuple(moves), steps=steps, undone=undone)
         return f"resumed game @{row.id}: deal {row.deal}, {plural(len(moves), 'move')}, " \
@@ -428,25 +428,6 @@ def recorded_text(ref: str, store: Store | None = None) -> str:
     return transcript_text(game, rules, deal, moves, result, comment=f"game @{game_id} of the record ({result})")
 
 
-def load_recorded(session: Any, ref: str):
-    """The shell's and batch mode's ``load @ID``: the game as it stands, as a new game."""
-    from .commands import CommandError, Reply
-    from .transcript import TranscriptError, read_transcript
-
-    recorder = session.recorder
-    store = recorder.store if recorder is not None else None
-    try:
-        text = recorded_text(ref, store)
-        record = read_transcript(text).record
-    except TranscriptError as e:
-        raise CommandError(f"{ref}: {e.text(session.ascii)}") from None
-    except (StoreError, ValueError) as e:
-        raise CommandError(str(e)) from None
-    session.start(record.game, record.deal, record.rules, record.moves)
-    return Reply(show=True).say(f"loaded deal {record.deal}, {plural(len(record.moves), 'move')}, "
-                                f"from game {ref} of the record")
-
-
 def when(t: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(t))
 
@@ -487,115 +468,6 @@ def export(rows: list[GameRow], store: Store, directory: Path) -> list[Path]:
         atomic_write(path, text)
         written.append(path)
     return written
-
-
-# --- the shell's commands ------------------------------------------------------------------------
-
-
-def _recorder(session: Any) -> Recorder:
-    from .commands import CommandError
-
-    recorder = session.recorder
-    if recorder is None:
-        raise CommandError("only the interactive shell keeps the record")
-    return recorder
-
-
-def resumable(session: Any) -> list[str]:
-    """What 'resume' completes to: the games that could be resumed, as @ID."""
-    recorder = session.recorder
-    if recorder is None or recorder.store is None:
-        return []
-    try:
-        return [f"@{g.id}" for g in recorder.store.unfinished(exclude=recorder.game_id)]
-    except StoreError:
-        return []  # completion says nothing; the command itself will say what is wrong
-
-
-def resume_command(session: Any, args: list[str]):
-    from .commands import CommandError, Reply
-
-    recorder = _recorder(session)
-    if len(args) > 1:
-        raise CommandError("usage: resume [@ID]")
-    if recorder.store is None:
-        raise CommandError(f"nothing to resume: {recorder.why_not}")
-    try:
-        if args:
-            try:
-                game_id = parse_ref(args[0])
-            except ValueError as e:
-                raise CommandError(str(e)) from None
-            row = recorder.store.game(game_id)
-            if row is None or row.moves == 0:
-                raise CommandError(f"there is no game @{game_id} in the record ('history' lists them)")
-            if game_id == recorder.game_id:
-                raise CommandError(f"game @{game_id} is the game in hand")
-            if row.result != "in play":
-                raise CommandError(f"game @{game_id} is {row.result}; 'load @{game_id}' plays it again as a new game")
-            if held_elsewhere(row.owner):
-                raise CommandError(f"game @{game_id} is being played in another musical shell")
-        else:
-            row = recorder.unfinished()
-            if row is None:
-                raise CommandError("no unfinished game is waiting in the record ('history' lists the games)")
-        return Reply(show=True).say(recorder.resume(row))
-    except StoreError as e:
-        recorder._fail(e)
-        raise CommandError(str(e)) from None
-
-
-def history_command(session: Any, args: list[str]):
-    from .commands import CommandError, Reply
-
-    recorder = _recorder(session)
-    if len(args) > 1 or (args and (not args[0].isdigit() or int(args[0]) < 1)):
-        raise CommandError("usage: history [N] (N is a whole number from 1 up)")
-    if recorder.store is None:
-        raise CommandError(f"no record: {recorder.why_not}")
-    limit = int(args[0]) if args else HISTORY_LIMIT
-    try:
-        rows = recorder.store.games(limit=limit)
-        total = recorder.store.count()
-    except StoreError as e:
-        recorder._fail(e)
-        raise CommandError(str(e)) from None
-    reply = Reply()
-    if not rows:
-        return reply.say("no game recorded yet")
-    for text in history_table(rows):
-        reply.say(text)
-    if total > len(rows):
-        reply.say(f"({total - len(rows)} older: 'history {total}' or 'musical history' lists them)", "dim")
-    return reply
-
-
-def record_command(session: Any, args: list[str]):
-    from .commands import CommandError, Reply
-
-    if args:
-        raise CommandError(f"record takes no argument; got {' '.join(args)!r}")
-    recorder = _recorder(session)
-    if recorder.store is None:
-        return Reply().say(f"this game is not recorded: {recorder.why_not}")
-    if recorder.game_id is None:
-        return Reply().say("this game is recorded from its first move")
-    try:
-        row = recorder.store.game(recorder.game_id)
-    except StoreError as e:
-        recorder._fail(e)
-        raise CommandError(str(e)) from None
-    if row is None:
-        raise CommandError(f"game @{recorder.game_id} is no longer in the record")
-    verdict = {"won": "the solver has proven the deal can be won",
-               "lost": "the solver has proven the deal cannot be won"}.get(row.verdict or "",
-                                                                           "the solver has not decided the deal")
-    rules = f", {row.rules_text()}" if row.rules else ""
-    return (Reply()
-            .say(f"game @{row.id}: {row.game}{rules}, deal {row.deal}, started {when(row.started)}")
-            .say(f"  {row.result}; {plural(row.moves, 'move')}, {plural(row.undos, 'undo')}, "
-                 f"{plural(row.hints, 'hint')}, {duration(row.seconds)} played")
-            .say(f"  {verdict}"))
 
 
 def history_json(rows: list[GameRow]) -> list[str]:

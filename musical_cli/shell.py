@@ -20,7 +20,7 @@ from prompt_toolkit.shortcuts import print_formatted_text
 from prompt_toolkit.styles import Style
 
 from . import files
-from .commands import REGISTRY, Session, error_text, execute, lookup, move_sources, move_targets
+from .language import REGISTRY, Session, error_text, execute, lookup, move_sources, move_targets
 from .render import STYLE, Fragments, line, plural, separator, status
 from .render import plain as plain_text
 

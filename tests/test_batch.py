@@ -25,10 +25,10 @@ from musical_cli.batch import (
     UsageConflict,
     run_batch,
 )
-from musical_cli.commands import Session
 from musical_cli.deals import DealNumber
 from musical_cli.game import Outcome
 from musical_cli.games.musical.rules import MUSICAL, MusicalRules
+from musical_cli.language import Session
 from musical_cli.render import plain
 
 HEADER = "format: musical-transcript 1\ngame: musical\ndeal: {deal}\nredeals: {redeals}\n"

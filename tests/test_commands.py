@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lines import winning_line
 
-from musical_cli.commands import REGISTRY, CommandError, Session, execute, lookup, split_line
 from musical_cli.deals import DealNumber
 from musical_cli.game import IllegalMove, Outcome
 from musical_cli.games.musical.rules import MUSICAL, MusicalRules
+from musical_cli.language import REGISTRY, CommandError, Session, execute, lookup, split_line
 from musical_cli.moves import DEAL, REDEAL, F, Transfer, W
 from musical_cli.render import plain
 
@@ -651,7 +651,7 @@ def test_hint_on_a_deal_lost_from_its_start():
 def test_hint_undecided_here_offers_a_winnable_earlier_position(monkeypatch):
     """When the solver cannot decide the current position quickly, hint says so and still
     names a position proven winnable, without the long search."""
-    from musical_cli import commands
+    from musical_cli import advice_commands as commands
     from musical_cli.solver import Solution
 
     s = _lost_session(8)
@@ -676,7 +676,7 @@ def test_hint_searches_longer_when_the_quick_search_finds_nothing(monkeypatch):
     """Nothing decided within the quick budgets: hint says so at once, and the same hint again
     searches with the long budgets and gives an undo count that leads to a winnable position;
     asked a third time, it repeats that answer without searching."""
-    from musical_cli import commands
+    from musical_cli import advice_commands as commands
     from musical_cli.solver import Solution
 
     s = _lost_session(10)
@@ -706,7 +706,7 @@ def test_hint_gives_the_start_a_long_probe(monkeypatch):
     """A deal lost from its start whose start takes longer to prove lost than any other probe
     may (deal 409 takes about 6 s): the quick hint leaves it open, and the hint asked again
     gives the start more time and says the deal cannot be won, instead of giving up."""
-    from musical_cli import commands
+    from musical_cli import advice_commands as commands
     from musical_cli.solver import Solution
 
     s = session(1)
@@ -732,7 +732,7 @@ class _FakeClock:
     a solver that never decides in time, as on a slow machine, without waiting for it."""
 
     def __init__(self, monkeypatch):
-        from musical_cli import commands
+        from musical_cli import advice_commands as commands
 
         self.now = 0.0
         monkeypatch.setattr(commands.time, "monotonic", lambda: self.now)
@@ -743,7 +743,7 @@ class _FakeClock:
 def test_a_first_hint_spends_about_a_second_at_most(monkeypatch, here):
     """However little the solver decides, the first hint at a position gives it no more than
     HINT_BUDGET + UNDO_BUDGET seconds in all, and says that asking again searches longer."""
-    from musical_cli import commands
+    from musical_cli import advice_commands as commands
     from musical_cli.solver import Solution
 
     clock = _FakeClock(monkeypatch)
@@ -771,7 +771,7 @@ def test_a_first_hint_spends_about_a_second_at_most(monkeypatch, here):
 def test_hint_again_after_a_move_is_a_quick_hint_again(monkeypatch, between):
     """Only 'hint' typed again before any move searches longer: after a move, an undo or a
     redo the next hint is a quick one, even back at the same position."""
-    from musical_cli import commands
+    from musical_cli import advice_commands as commands
     from musical_cli.solver import Solution
 
     s = session(1)
@@ -795,7 +795,7 @@ def test_hint_again_after_a_move_is_a_quick_hint_again(monkeypatch, between):
 def test_a_long_hint_is_not_repeated_once_solve_has_decided_the_position(monkeypatch):
     """The third hint repeats the long search's answer, unless a verdict has been found here
     since ('solve' searches longer than the long hint)."""
-    from musical_cli import commands
+    from musical_cli import advice_commands as commands
     from musical_cli.solver import Solution
 
     s = session(1)
@@ -823,7 +823,7 @@ def test_a_quick_undo_count_that_may_not_be_the_latest_says_so(monkeypatch):
     latest one."""
     import random
 
-    from musical_cli import commands
+    from musical_cli import advice_commands as commands
     from musical_cli.solver import Solution, solve
 
     rng = random.Random(1)  # a game that leaves the solver's line at once, and stays winnable long
@@ -885,7 +885,7 @@ def test_a_second_hint_reuses_the_verdicts_of_the_first(monkeypatch):
 def tiny_budgets(monkeypatch):
     """Budgets so small that the solver decides nothing hard (deal 125's start takes it far
     longer), as a loaded machine would make the real ones."""
-    from musical_cli import commands
+    from musical_cli import advice_commands as commands
 
     for name in ("HINT_BUDGET", "UNDO_BUDGET", "LONG_HINT_BUDGET", "SOLVE_BUDGET"):
         monkeypatch.setattr(commands, name, 1e-6)
@@ -982,7 +982,7 @@ def _words_of(lines: list[str]) -> list[str]:
 @given(st.lists(st.sampled_from([DEAL, REDEAL, Transfer(W, F(1)), Transfer(W, F(4))]), max_size=200),
        st.integers(1, 200), st.integers(1, 3))
 def test_move_lines_wrap_between_moves_a_pass_a_line(moves, width, first_pass):
-    from musical_cli.commands import move_lines
+    from musical_cli.language import move_lines
 
     class State:
         pass_number = first_pass

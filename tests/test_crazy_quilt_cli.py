@@ -11,10 +11,10 @@ from lines import run_main, shell_text
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
-from musical_cli.commands import Session
 from musical_cli.deals import DealNumber
 from musical_cli.game import Outcome
 from musical_cli.games import game_named
+from musical_cli.language import Session
 from musical_cli.notation import parse_move
 from musical_cli.shell import ShellCompleter
 from musical_cli.solver import solve

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from musical_cli import __version__, cli
-from musical_cli.commands import REGISTRY
 from musical_cli.games import GAMES
+from musical_cli.language import REGISTRY
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "man" / "musical.1"

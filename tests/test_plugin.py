@@ -14,9 +14,9 @@ from lines import run_main, shell_text
 
 from musical_cli import cli, games
 from musical_cli.cards import Card, Suit
-from musical_cli.commands import Session, execute
 from musical_cli.deals import DealNumber
 from musical_cli.game import Foundations, Game, Outcome, RuleOption, RulesError, parse_yes_no, yes_no
+from musical_cli.language import Session, execute
 from musical_cli.moves import DEAL, REDEAL, Deal, F, Move, Redeal, Transfer, W
 from musical_cli.render import card, plain, plural
 from musical_cli.transcript import GameRecord, format_transcript, read_transcript

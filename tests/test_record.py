@@ -25,11 +25,11 @@ from prompt_toolkit.output import DummyOutput
 from test_cli import cli  # main() in this process: (status, stdout, stderr)
 
 from musical_cli import store as store_module
-from musical_cli.commands import CommandError, Session, execute
 from musical_cli.deals import DealNumber
 from musical_cli.game import IllegalMove, Outcome
 from musical_cli.games.calculation.rules import CALCULATION
 from musical_cli.games.musical.rules import MUSICAL, MusicalRules
+from musical_cli.language import CommandError, Session, execute
 from musical_cli.record import Recorder, rebuild
 from musical_cli.render import plain
 from musical_cli.shell import Shell

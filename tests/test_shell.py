@@ -17,10 +17,10 @@ from prompt_toolkit.output.color_depth import ColorDepth
 from prompt_toolkit.output.vt100 import Vt100_Output
 from prompt_toolkit.styles import Style, default_ui_style, merge_styles
 
-from musical_cli.commands import REGISTRY, Session, execute
 from musical_cli.deals import DealNumber
 from musical_cli.game import Outcome
 from musical_cli.games.musical.rules import MUSICAL, MusicalRules
+from musical_cli.language import REGISTRY, Session, execute
 from musical_cli.moves import DEAL
 from musical_cli.render import STYLE, plain
 from musical_cli.shell import PROMPT_STYLE, Shell, ShellCompleter

@@ -235,7 +235,7 @@ def test_duration():
 
 WRITER = textwrap.dedent("""
     import sys
-    from musical_cli.commands import Session, execute
+    from musical_cli.language import Session, execute
     from musical_cli.deals import DealNumber
     from musical_cli.games.musical.rules import MUSICAL
     from musical_cli.record import Recorder

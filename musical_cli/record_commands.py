@@ -1,0 +1,157 @@
+"""The player's record: resume, history, record (a feature of the command registry,
+:mod:`.commands`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .commands import CommandError, Reply, Session, command
+from .record import HISTORY_LIMIT, Recorder, RecordError, history_table, parse_ref, recorded_text, when
+from .render import plural
+from .store import StoreError, duration, held_elsewhere
+
+
+@command("resume", "resume [@ID]", "go on with the unfinished game of the record (or game ID)",
+         details="Resumes the game played last that is still in play and that no other running shell "
+                 "holds, with its undo and redo history. The shell offers it at start.",
+         arguments=lambda session: _resumable(session))
+def _resume(session: Session, args: list[str]) -> Reply:
+    return resume_command(session, args)
+
+
+def _resumable(session: Session) -> list[str]:
+    return resumable(session)
+
+
+@command("history", "history [N]", "the last N games of the record (10 by default), newest first")
+def _history(session: Session, args: list[str]) -> Reply:
+    return history_command(session, args)
+
+
+@command("record", "record", "this game's figures in the record: moves, undos, hints, time")
+def _record(session: Session, args: list[str]) -> Reply:
+    return record_command(session, args)
+
+
+
+
+def load_recorded(session: Any, ref: str):
+    """The shell's and batch mode's ``load @ID``: the game as it stands, as a new game."""
+    from .transcript import TranscriptError, read_transcript
+
+    recorder = session.recorder
+    store = recorder.store if recorder is not None else None
+    try:
+        text = recorded_text(ref, store)
+        record = read_transcript(text).record
+    except TranscriptError as e:
+        raise CommandError(f"{ref}: {e.text(session.ascii)}") from None
+    except (StoreError, ValueError) as e:
+        raise CommandError(str(e)) from None
+    session.start(record.game, record.deal, record.rules, record.moves)
+    return Reply(show=True).say(f"loaded deal {record.deal}, {plural(len(record.moves), 'move')}, "
+                                f"from game {ref} of the record")
+
+
+
+
+def _recorder(session: Any) -> Recorder:
+    recorder = session.recorder
+    if recorder is None:
+        raise CommandError("only the interactive shell keeps the record")
+    return recorder
+
+
+def resumable(session: Any) -> list[str]:
+    """What 'resume' completes to: the games that could be resumed, as @ID."""
+    recorder = session.recorder
+    if recorder is None or recorder.store is None:
+        return []
+    try:
+        return [f"@{g.id}" for g in recorder.store.unfinished(exclude=recorder.game_id)]
+    except StoreError:
+        return []  # completion says nothing; the command itself will say what is wrong
+
+
+def resume_command(session: Any, args: list[str]):
+    recorder = _recorder(session)
+    if len(args) > 1:
+        raise CommandError("usage: resume [@ID]")
+    if recorder.store is None:
+        raise CommandError(f"nothing to resume: {recorder.why_not}")
+    try:
+        if args:
+            try:
+                game_id = parse_ref(args[0])
+            except ValueError as e:
+                raise CommandError(str(e)) from None
+            row = recorder.store.game(game_id)
+            if row is None or row.moves == 0:
+                raise CommandError(f"there is no game @{game_id} in the record ('history' lists them)")
+            if game_id == recorder.game_id:
+                raise CommandError(f"game @{game_id} is the game in hand")
+            if row.result != "in play":
+                raise CommandError(f"game @{game_id} is {row.result}; 'load @{game_id}' plays it again as a new game")
+            if held_elsewhere(row.owner):
+                raise CommandError(f"game @{game_id} is being played in another musical shell")
+        else:
+            row = recorder.unfinished()
+            if row is None:
+                raise CommandError("no unfinished game is waiting in the record ('history' lists the games)")
+        return Reply(show=True).say(recorder.resume(row))
+    except RecordError as e:
+        raise CommandError(str(e)) from None
+    except StoreError as e:
+        recorder._fail(e)
+        raise CommandError(str(e)) from None
+
+
+def history_command(session: Any, args: list[str]):
+    recorder = _recorder(session)
+    if len(args) > 1 or (args and (not args[0].isdigit() or int(args[0]) < 1)):
+        raise CommandError("usage: history [N] (N is a whole number from 1 up)")
+    if recorder.store is None:
+        raise CommandError(f"no record: {recorder.why_not}")
+    limit = int(args[0]) if args else HISTORY_LIMIT
+    try:
+        rows = recorder.store.games(limit=limit)
+        total = recorder.store.count()
+    except StoreError as e:
+        recorder._fail(e)
+        raise CommandError(str(e)) from None
+    reply = Reply()
+    if not rows:
+        return reply.say("no game recorded yet")
+    for text in history_table(rows):
+        reply.say(text)
+    if total > len(rows):
+        reply.say(f"({total - len(rows)} older: 'history {total}' or 'musical history' lists them)", "dim")
+    return reply
+
+
+def record_command(session: Any, args: list[str]):
+    if args:
+        raise CommandError(f"record takes no argument; got {' '.join(args)!r}")
+    recorder = _recorder(session)
+    if recorder.store is None:
+        return Reply().say(f"this game is not recorded: {recorder.why_not}")
+    if recorder.game_id is None:
+        return Reply().say("this game is recorded from its first move")
+    try:
+        row = recorder.store.game(recorder.game_id)
+    except StoreError as e:
+        recorder._fail(e)
+        raise CommandError(str(e)) from None
+    if row is None:
+        raise CommandError(f"game @{recorder.game_id} is no longer in the record")
+    verdict = {"won": "the solver has proven the deal can be won",
+               "lost": "the solver has proven the deal cannot be won"}.get(row.verdict or "",
+                                                                           "the solver has not decided the deal")
+    rules = f", {row.rules_text()}" if row.rules else ""
+    return (Reply()
+            .say(f"game @{row.id}: {row.game}{rules}, deal {row.deal}, started {when(row.started)}")
+            .say(f"  {row.result}; {plural(row.moves, 'move')}, {plural(row.undos, 'undo')}, "
+                 f"{plural(row.hints, 'hint')}, {duration(row.seconds)} played")
+            .say(f"  {verdict}"))
+
+
