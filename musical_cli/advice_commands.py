@@ -233,6 +233,7 @@ def _solve_cmd(session: Session, args: list[str]) -> Reply:
             reply.say(text, "hint")
         return reply
     start = session.state
+    session.how = "solver"  # the player's figures count this game apart from then on
     for move in solution.moves:
         session.play(move, turn_up=False)  # the line already holds its own deals
     reply.say(f"played {plural(len(solution.moves), 'move')}:")

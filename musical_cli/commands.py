@@ -25,6 +25,9 @@ from .render import Fragments, layout, line, plural
 from .transcript import GameRecord, TranscriptError
 
 
+HOW = ("player", "solver", "loaded")  # who played a game (Session.how)
+
+
 class CommandError(ValueError):
     """A line that is not a command, or a command used wrongly."""
 
@@ -71,10 +74,12 @@ class Session:
         self.start(game, deal, game.default_rules() if rules is None else rules)
 
     def start(self, game: Game, deal: DealNumber, rules: Any, moves: tuple[Move, ...] = (),
-              steps: list[int] | None = None, undone: list[tuple[Move, ...]] | None = None) -> None:
+              steps: list[int] | None = None, undone: list[tuple[Move, ...]] | None = None,
+              how: str = "player", coached: bool = False) -> None:
         """Begin ``deal`` (replaying ``moves``); on an illegal move nothing changes. ``steps`` and
         ``undone`` restore a game's undo and redo history (a resumed game); by default each move
-        is one step and there is nothing to redo."""
+        is one step and there is nothing to redo. ``how`` and ``coached`` say who plays the game,
+        for the player's figures (a resumed game keeps its own)."""
         states = [game.opening(deal, rules)]
         for move in moves:
             states.append(game.apply(states[-1], move))
@@ -89,6 +94,15 @@ class Session:
         self.hint_open: Any = None  # the position where the last hint left its answer open
         # a long hint's position, the verdict known there then, and its answer
         self.hint_kept: tuple[Any, Any, Fragments] | None = None
+        # Whose game this is, for the player's figures (the record keeps it): "player" (played
+        # from the deal; hints and auto do not change that), "solver" (any 'solve play'), or
+        # "loaded" (from a transcript or @ID, with the moves it came with). ``coached``: the live
+        # coach was on at some point. ``difficulty``: the deal's rating, when known.
+        if how not in HOW:
+            raise ValueError(f"unknown player {how!r}")
+        self.how = how
+        self.coached = coached
+        self.difficulty: str | None = None
         if not moves:
             self._turn_up()
         self.notify("start")

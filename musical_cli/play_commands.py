@@ -198,7 +198,8 @@ def _load(session: Session, args: list[str]) -> Reply:
     except TranscriptError as e:
         raise CommandError(f"{path}: {e.text(session.ascii)}") from None
     record = transcript.record
-    session.start(record.game, record.deal, record.rules, record.moves)
+    # Moves that came with the game are not the player's: it counts apart (a replay when finished).
+    session.start(record.game, record.deal, record.rules, record.moves, how="loaded" if record.moves else "player")
     return Reply(show=True).say(f"loaded deal {record.deal}, {plural(len(record.moves), 'move')}, from {path}")
 
 

@@ -48,7 +48,8 @@ def load_recorded(session: Any, ref: str):
         raise CommandError(f"{ref}: {e.text(session.ascii)}") from None
     except (StoreError, ValueError) as e:
         raise CommandError(str(e)) from None
-    session.start(record.game, record.deal, record.rules, record.moves)
+    # Moves that came with the game are not the player's: it counts apart (a replay when finished).
+    session.start(record.game, record.deal, record.rules, record.moves, how="loaded" if record.moves else "player")
     return Reply(show=True).say(f"loaded deal {record.deal}, {plural(len(record.moves), 'move')}, "
                                 f"from game {ref} of the record")
 
