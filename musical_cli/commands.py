@@ -24,7 +24,6 @@ from .notation import NotationError, parse_move, resolve
 from .render import Fragments, layout, line, plural
 from .transcript import GameRecord, TranscriptError
 
-
 HOW = ("player", "solver", "loaded")  # who played a game (Session.how)
 
 
