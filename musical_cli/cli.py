@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
+import textwrap
 from collections.abc import Sequence
 from functools import partial
 from typing import Any, TextIO
@@ -597,7 +599,7 @@ HISTORY_DEFAULT = 20  # games listed by 'musical history' without --limit
 def cmd_history(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .record import export, figures_json, figures_table, history_json, history_table
+    from .record import STATS_LEGEND, export, figures_json, figures_table, history_json, history_table
     from .store import Store, StoreError, default_path
 
     if args.stats and args.export:
@@ -631,15 +633,22 @@ def cmd_history(args: argparse.Namespace) -> int:
         print("no game recorded yet" if args.game is None else f"no {args.game} game recorded yet",
               file=sys.stderr if args.json else sys.stdout)
         return 0
+    # A terminal's width, or 80 for a pipe or a file.
+    width = shutil.get_terminal_size((80, 24)).columns if sys.stdout.isatty() else 80
     if args.stats:
-        lines = figures_json(rows) if args.json else figures_table(rows)
+        lines = figures_json(rows) if args.json else figures_table(rows, width) + [""] + wrap(STATS_LEGEND, width)
     else:
-        lines = history_json(rows) if args.json else history_table(rows)
+        lines = history_json(rows) if args.json else history_table(rows, width)
     for text in lines:
         print(text)
     if not args.json and not args.stats and total > len(rows):
         print(f"({total - len(rows)} older: --limit {total} lists them all)")
     return 0
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """A paragraph as lines that fit ``width`` - 1 columns, broken between words."""
+    return textwrap.wrap(text, max(width, 40) - 1, break_on_hyphens=False, break_long_words=False)
 
 
 def options_text(game: Game, rules: Any) -> str:

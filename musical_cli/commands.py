@@ -31,6 +31,10 @@ class CommandError(ValueError):
     """A line that is not a command, or a command used wrongly."""
 
 
+class Declined(CommandError):
+    """The player answered no: the command was not run (the rest of the line is not either)."""
+
+
 @dataclass
 class Reply:
     """What a command has to say: text to print, whether to show the layout, whether to leave."""
@@ -70,6 +74,9 @@ class Session:
         # Told of every change ("start", "move", "undo", "redo", "hint"): the shell's recorder.
         self.listener: Callable[[str], None] | None = None
         self.recorder: Any = None  # the shell's Recorder (musical_cli.record), for its commands
+        # Asks the player a yes/no question (the shell's); None where nobody can answer (batch
+        # mode, which keeps no record, so that nothing is lost by not asking).
+        self.confirm: Callable[[str], bool] | None = None
         self.start(game, deal, game.default_rules() if rules is None else rules)
 
     def start(self, game: Game, deal: DealNumber, rules: Any, moves: tuple[Move, ...] = (),
@@ -185,6 +192,12 @@ class Session:
             self.notify("redo")
         return done
 
+    def in_play(self) -> bool:
+        """Whether the game in hand is the player's and not over: a move made (undone or not),
+        and neither won nor lost. Such a game is ended by 'new', 'restart', 'load' or 'resume'
+        only with the player's word."""
+        return bool(self.steps or self.undone) and self.outcome() is Outcome.IN_PLAY
+
     def layout(self) -> Fragments:
         return layout(self.game, self.state, self.deal.text, len(self.moves), self.ascii)
 
@@ -258,6 +271,20 @@ def after_move(session: Session, reply: Reply) -> Reply:
                   + (" Type 'undo' to go back ('hint' finds where a win was still possible), "
                      "or 'new' for another deal." if session.interactive else ""), "bad")
     return reply
+
+
+def confirm_abandon(session: Session, doing: str) -> None:
+    """Before a command that ends the game in hand (``doing``: what it does instead): ask the
+    player when the game is in play; Declined when the answer is no. The default answer keeps the
+    game: Enter, Ctrl-C or Ctrl-D is no."""
+    if session.confirm is None or not session.in_play():
+        return
+    moves = plural(len(session.moves), "move")
+    recorded = session.recorder is not None and getattr(session.recorder, "store", None) is not None
+    fate = "it counts as abandoned" if recorded else "it is not recorded, so it cannot be resumed"
+    if not session.confirm(f"Deal {session.deal} is in play ({moves}); {doing} ends it and {fate}. "
+                           "End it? [y/N] "):
+        raise Declined(f"kept deal {session.deal} in hand ({moves})")
 
 
 def announce_outcome(session: Session) -> Reply:

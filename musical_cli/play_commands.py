@@ -10,7 +10,17 @@ from pathlib import Path
 from typing import Any
 
 from . import files
-from .commands import CommandError, Reply, Session, after_move, command, count_arg, no_args, play_text
+from .commands import (
+    CommandError,
+    Reply,
+    Session,
+    after_move,
+    command,
+    confirm_abandon,
+    count_arg,
+    no_args,
+    play_text,
+)
 from .deals import DealNumber, random_deal_number
 from .moves import REDEAL, Move, Transfer
 from .render import plural
@@ -105,6 +115,7 @@ def _new(session: Session, args: list[str]) -> Reply:
     if len(args) > 1:
         raise CommandError("usage: new [N]")
     deal = DealNumber.parse(args[0]) if args else random_deal_number()
+    confirm_abandon(session, f"a new deal ({deal})")
     session.start(session.game, deal, session.rules)
     return Reply(show=True).say(f"deal {deal}")
 
@@ -112,6 +123,7 @@ def _new(session: Session, args: list[str]) -> Reply:
 @command("restart", "restart", "start this deal again from the beginning")
 def _restart(session: Session, args: list[str]) -> Reply:
     no_args(args, "restart")
+    confirm_abandon(session, "restarting it")
     session.start(session.game, session.deal, session.rules)
     return Reply(show=True).say(f"deal {session.deal} restarted")
 
@@ -198,6 +210,7 @@ def _load(session: Session, args: list[str]) -> Reply:
     except TranscriptError as e:
         raise CommandError(f"{path}: {e.text(session.ascii)}") from None
     record = transcript.record
+    confirm_abandon(session, f"loading {path}")
     # Moves that came with the game are not the player's: it counts apart (a replay when finished).
     session.start(record.game, record.deal, record.rules, record.moves, how="loaded" if record.moves else "player")
     return Reply(show=True).say(f"loaded deal {record.deal}, {plural(len(record.moves), 'move')}, from {path}")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import textwrap
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -29,6 +30,7 @@ from .deals import DealNumber
 from .game import IllegalMove, Outcome
 from .render import plural
 from .store import (
+    Figures,
     GameRow,
     Store,
     StoreError,
@@ -38,7 +40,9 @@ from .store import (
     set_aside,
 )
 
-IDLE_CAP = 300.0  # seconds: a longer pause between two moves counts as this much time played
+# Active time: a pause between two changes counts up to a minute (thinking over a move is play);
+# beyond that the player is away, and the rest of the pause is not play.
+IDLE_CAP = 60.0
 HISTORY_LIMIT = 10  # games the shell's 'history' lists by default
 RESULT_OF = {Outcome.IN_PLAY: "in play", Outcome.WON: "won", Outcome.LOST: "lost"}
 
@@ -217,7 +221,8 @@ class Recorder:
         try:
             if self.game_id is None:
                 self.game_id = self.store.new_game(s.game.name, s.game.rules_options(s.rules), s.deal.text,
-                                                   self.started, owner=me())
+                                                   self.started, owner=me(), how=s.how, coach=s.coached,
+                                                   difficulty=s.difficulty)
                 self.written = []
             keep = 0
             written = self.written
@@ -226,7 +231,8 @@ class Recorder:
                 keep += 1
             self.store.save(self.game_id, keep=keep, append=line[keep:], moves=len(s.moves), result=result,
                             undos=self.undos, hints=self.hints, seconds=seconds,
-                            verdict=verdict if verdict != self.verdict else None)
+                            verdict=verdict if verdict != self.verdict else None, how=s.how, coach=s.coached,
+                            difficulty=s.difficulty)
         except StoreError as e:
             self._fail(e)
             return
@@ -295,18 +301,22 @@ class Recorder:
         row = self.unfinished()
         if row is None:
             return []
-        from .games import DEFAULT_GAME
-
-        what = "" if row.game == DEFAULT_GAME.name else f"{row.game} "
-        return [f"an unfinished game of {what}deal {row.deal} from {when(row.last_played)} "
-                f"({plural(row.moves, 'move')}): type 'resume' to go on"]
+        redo = f", {row.plies - row.moves} to redo" if row.plies > row.moves else ""
+        return [f"An unfinished game of {variant_name(row.game, row.rules)}, deal {row.deal}, from "
+                f"{when(row.last_played)} ({plural(row.moves, 'move')}{redo}): type 'resume' to go on."]
 
     def resume_at_start(self) -> str | None:
-        """``musical --resume``: the unfinished game becomes the game in hand; or what is wrong."""
+        """``musical --resume``: the unfinished game becomes the game in hand; or what is wrong.
+        A record that cannot be written (read-only, say) is read for the game, which is then
+        played unrecorded, the one-line warning said; nothing to resume is an error."""
         if self.store is None:
-            return f"nothing to resume: {self.why_not}"
+            if recording_refused():
+                return f"nothing to resume: {self.why_not}"
+            return self._resume_unrecorded()
         row = self.unfinished()
         if row is None:
+            if self.store is None:  # reading it failed: try again without writing
+                return self._resume_unrecorded()
             return "no unfinished game is waiting in the record ('musical history' lists the games)"
         try:
             self.pending.append((self.resume(row), "hint"))
@@ -314,24 +324,74 @@ class Recorder:
             return str(e)
         return None
 
+    def _resume_unrecorded(self) -> str | None:
+        """``--resume`` where the record cannot be written: its game played unrecorded, if it
+        can be read; else the reason, for exit status 2."""
+        try:
+            store = Store.open_for_reading()
+        except (StoreError, OSError) as e:
+            return f"nothing to resume: {self.why_not or e}"
+        try:
+            games = store.unfinished()
+            if not games:
+                return "no unfinished game is waiting in the record ('musical history' lists the games)"
+            row = games[0]
+            line = store.line(row.id)
+        except StoreError as e:
+            return f"nothing to resume: {e}"
+        finally:
+            store.close()
+        try:
+            self.pending.append((self._take(row, line, bind=False), "hint"))
+        except RecordError as e:
+            return str(e)
+        return None
+
     def resume(self, row: GameRow) -> str:
-        """Make ``row`` the game in hand, with its undo and redo history. Raises ValueError."""
+        """Make ``row`` the game in hand, with its undo and redo history. Raises ValueError. A
+        record that cannot be written now is read for it all the same, and play goes on
+        unrecorded (one line of warning)."""
         assert self.store is not None
-        if not self.store.claim(row.id):
-            raise RecordError(f"game @{row.id} is being played in another musical shell")
+        try:
+            if not self.store.claim(row.id):
+                raise RecordError(f"game @{row.id} is being played in another musical shell")
+        except StoreError as e:
+            self._fail(e)
+            try:
+                store = Store.open_for_reading()
+                try:
+                    line = store.line(row.id)
+                finally:
+                    store.close()
+            except StoreError as why:
+                raise RecordError(f"game @{row.id} cannot be resumed: {why}") from None
+            return self._take(row, line, bind=False)
         try:
             line = self.store.line(row.id)
-            game, deal, rules, moves, steps, undone = rebuild(row, line, self.session.ascii)
-        except (StoreError, ValueError) as e:
-            try:
-                self.store.release(row.id)
-            except StoreError:
-                pass
+        except StoreError as e:
+            self.store.release(row.id)
             raise RecordError(f"game @{row.id} cannot be resumed: {e}") from None
-        self._binding = (row, line)  # the start event ends the game in hand, then takes this one
-        self.session.start(game, deal, rules, tuple(moves), steps=steps, undone=undone)
+        return self._take(row, line, bind=True)
+
+    def _take(self, row: GameRow, line: list[tuple[str, int]], bind: bool) -> str:
+        """Make the stored game the game in hand (bound to its row when it is recorded)."""
+        try:
+            game, deal, rules, moves, steps, undone = rebuild(row, line, self.session.ascii)
+        except ValueError as e:
+            if bind and self.store is not None:
+                try:
+                    self.store.release(row.id)
+                except StoreError:
+                    pass
+            raise RecordError(f"game @{row.id} cannot be resumed: {e}") from None
+        if bind:
+            self._binding = (row, line)  # the start event ends the game in hand, then takes this one
+        self.session.start(game, deal, rules, tuple(moves), steps=steps, undone=undone,
+                           how=row.how or "player", coached=row.coach)
+        self.session.difficulty = row.difficulty
+        unrecorded = "" if bind else " (not recorded: the record cannot be written)"
         return f"resumed game @{row.id}: deal {row.deal}, {plural(len(moves), 'move')}, " \
-               f"started {when(row.started)}"
+               f"started {when(row.started)}{unrecorded}"
 
 
 def rebuild(row: GameRow, line: list[tuple[str, int]], ascii: bool = False):
@@ -432,27 +492,153 @@ def when(t: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(t))
 
 
-def history_table(rows: list[GameRow]) -> list[str]:
-    """The games as lines: id, date, game, deal, rules, result, moves."""
-    table = [("id", "date", "game", "deal", "rules", "result", "moves")]
-    table += [(f"@{g.id}", when(g.started), g.game, g.deal, g.rules_text(), g.result, str(g.moves)) for g in rows]
-    return _columns(table, right={0, 6})
+def short_when(t: float, now: float | None = None) -> str:
+    """A date for a table: ``12-01 21:30`` this year, ``2025-12-01`` before."""
+    here = time.localtime(t)
+    if here.tm_year == time.localtime(time.time() if now is None else now).tm_year:
+        return time.strftime("%m-%d %H:%M", here)
+    return time.strftime("%Y-%m-%d", here)
 
 
-def figures_table(rows: list[GameRow]) -> list[str]:
-    table = [("game", "rules", "played", "won", "win %", "streak", "longest", "fewest moves", "time played")]
-    for f in figures(rows):
+def variant_name(game: str, rules: dict[str, str]) -> str:
+    """The rule set as players name it (Indian Carpet, Calculation with 3 piles), from a stored
+    game's name and rule options; a game this musical does not know is named as stored."""
+    from .games import game_named
+
+    try:
+        g = game_named(game)
+        parsed = g.rules_from_options(rules)
+    except (KeyError, ValueError):
+        return f"{game} ({', '.join(f'{k} {v}' for k, v in rules.items())})" if rules else game
+    title = getattr(g, "variant_title", None)
+    if title is not None:
+        return title(parsed)
+    defaults = g.rules_options(g.default_rules())
+    changed = [f"{k} {v}" for k, v in g.rules_options(parsed).items() if defaults.get(k) != v]
+    return ", ".join([g.title, *changed])
+
+
+BY = {"player": "you", "solver": "solver", "loaded": "loaded", None: "you?"}
+
+
+def played_by(g: GameRow) -> str:
+    """Who played a game, for a table: you, solver, loaded; "+coach" when the coach was on; "you?"
+    for a game recorded before who played was kept."""
+    return BY.get(g.how, str(g.how)) + ("+coach" if g.coach else "")
+
+
+def fit(table: list[tuple[str, ...]], right: set[int], width: int, squeeze: int,
+        optional: tuple[int, ...] = ()) -> list[str]:
+    """Columns two spaces apart, each as wide as its widest cell, within ``width`` - 1 columns (a
+    line that fills the last column makes some terminals wrap). Where that is too wide, the
+    ``optional`` columns go, last first, while the names (column ``squeeze``) would be cut below
+    16 characters; then the names are shortened ("Calculation with 3 piles" to "Calculation 3
+    piles"), and last cut with '~'."""
+    limit = max(width, 40) - 1
+    keep = list(range(len(table[0])))
+
+    def widths_of(rows: list[tuple[str, ...]]) -> list[int]:
+        return [max(len(row[i]) for row in rows) for i in keep]
+
+    def overflow(rows: list[tuple[str, ...]]) -> int:
+        return sum(widths_of(rows)) + 2 * (len(keep) - 1) - limit
+
+    for column in reversed(optional):
+        names = max(len(row[squeeze]) for row in table)
+        if names - overflow(table) >= 16:
+            break
+        keep.remove(column)
+    if overflow(table) > 0:
+        table = [row[:squeeze] + (row[squeeze].replace(" with ", " "),) + row[squeeze + 1:] for row in table]
+    widths = widths_of(table)
+    at = keep.index(squeeze)
+    over = overflow(table)
+    if over > 0:
+        widths[at] = max(widths[at] - over, 8)
+    out = []
+    for row in table:
+        cells = []
+        for i, w in zip(keep, widths, strict=True):
+            cell = row[i]
+            if len(cell) > w:
+                cell = cell[:w - 1] + "~"
+            cells.append(cell.rjust(w) if i in right else cell.ljust(w))
+        out.append("  ".join(cells).rstrip())
+    return out
+
+
+def history_table(rows: list[GameRow], width: int = 80) -> list[str]:
+    """The games, one line each: id, date, game (the rule set as players name it), deal, who
+    played it, result, moves; a game undone to its start shows the moves redo would make."""
+    table = [("id", "date", "game", "deal", "by", "result", "moves")]
+    for g in rows:
+        moves = str(g.moves) if g.moves or g.plies <= 0 else f"0 (+{g.plies})"
+        table.append((f"@{g.id}", short_when(g.started), variant_name(g.game, g.rules), g.deal, played_by(g),
+                      g.result, moves))
+    return fit(table, right={0, 6}, width=width, squeeze=2)
+
+
+STATS_LEGEND = ("played: your own games finished (won, lost or abandoned); streak: wins in a row now; "
+                "best: the longest; losing: the longest run of games not won; moves: fewest in a win; "
+                "fastest: the quickest win, and time: all your play, in active time (on a wider "
+                "terminal).")
+
+
+def figures_table(rows: list[GameRow], width: int = 80) -> list[str]:
+    """The player's figures, one line a game and rule set, and a total; then what was counted apart."""
+    table = [("game", "played", "won", "lost", "aband", "win %", "streak", "best", "losing", "moves",
+              "fastest", "time")]
+    found = figures(rows, total=True)
+    for f in found:
         rate = f.win_rate
-        table.append((f.game, ", ".join(f"{k} {v}" for k, v in f.rules.items()), str(f.played), str(f.won),
-                      "-" if rate is None else f"{rate:.1f}", str(f.current_streak), str(f.longest_streak),
-                      "-" if f.fewest_moves is None else str(f.fewest_moves), duration(f.seconds)))
-    return _columns(table, right={2, 3, 4, 5, 6, 7, 8})
+        table.append(("all games" if f.game == "all" else variant_name(f.game, f.rules), str(f.played), str(f.won),
+                      str(f.lost), str(f.abandoned), "-" if rate is None else f"{rate:.0f}", str(f.current_streak),
+                      str(f.longest_streak), str(f.longest_losing_streak),
+                      "-" if f.fewest_moves is None else str(f.fewest_moves),
+                      "-" if f.fastest_win is None else duration(f.fastest_win), duration(f.seconds)))
+    out = fit(table, right=set(range(1, 12)), width=width, squeeze=0, optional=(10, 11))
+    for text in apart_lines(found[-1]):
+        out += textwrap.wrap(text, max(width, 40) - 1, break_on_hyphens=False, break_long_words=False)
+    return out
 
 
-def _columns(table: list[tuple[str, ...]], right: set[int]) -> list[str]:
-    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
-    return ["  ".join(cell.rjust(w) if i in right else cell.ljust(w) for i, (cell, w) in
-                      enumerate(zip(row, widths, strict=True))).rstrip() for row in table]
+def apart_lines(f: Figures) -> list[str]:
+    """What the player's figures leave out, and why, in a line or two (empty when nothing)."""
+    parts = []
+    if f.solved:
+        parts.append(f"{plural(f.solved, 'game')} the solver finished ('solve play')")
+    if f.loaded:
+        parts.append(f"{plural(f.loaded, 'game')} loaded with their moves")
+    if f.coached:
+        parts.append(f"{plural(f.coached, 'game')} played with the coach on")
+    out = []
+    if parts:
+        out.append("Not counted as yours: " + "; ".join(parts) + ".")
+    if f.in_play:
+        out.append(f"In play, not counted yet: {plural(f.in_play, 'game')} ('resume' goes on).")
+    if f.earlier:
+        out.append(f"{plural(f.earlier, 'game')} recorded before musical kept who played count as yours "
+                   "(marked you? in 'history').")
+    return out
+
+
+def figures_card(f: Figures, name: str) -> list[str]:
+    """One rule set's figures, a line each (the shell's 'stats' for the game in hand)."""
+    rate = "-" if f.win_rate is None else f"{f.win_rate:.1f}%"
+    out = [f"{name}: your figures",
+           f"  played {f.played}: won {f.won}, lost {f.lost}, abandoned {f.abandoned}; win rate {rate}",
+           f"  winning streak {f.current_streak} now, {f.longest_streak} at best; "
+           f"longest losing streak {f.longest_losing_streak}"]
+    best = []
+    if f.fewest_moves is not None:
+        best.append(f"fewest moves in a win {f.fewest_moves}")
+    if f.fastest_win is not None:
+        best.append(f"fastest win {duration(f.fastest_win)}")
+    best.append(f"active time {duration(f.seconds)}")
+    out.append("  " + "; ".join(best))
+    if f.by_difficulty:
+        out.append("  by difficulty: " + ", ".join(f"{band} {won} of {played}" for band, played, won in f.by_difficulty))
+    return out + ["  " + text for text in apart_lines(f)]
 
 
 def export(rows: list[GameRow], store: Store, directory: Path) -> list[Path]:
@@ -471,9 +657,11 @@ def export(rows: list[GameRow], store: Store, directory: Path) -> list[Path]:
 
 
 def history_json(rows: list[GameRow]) -> list[str]:
-    return [json.dumps(g.to_json(), ensure_ascii=False) for g in rows]
+    return [json.dumps({**g.to_json(), "variant": variant_name(g.game, g.rules)}, ensure_ascii=False) for g in rows]
 
 
 def figures_json(rows: list[GameRow]) -> list[str]:
-    return [json.dumps(f.to_json(), ensure_ascii=False) for f in figures(rows)]
+    """One object a game and rule set, then one for all games ("game": "all") when several."""
+    return [json.dumps({**f.to_json(), "variant": "all games" if f.game == "all" else variant_name(f.game, f.rules)},
+                       ensure_ascii=False) for f in figures(rows, total=True)]
 

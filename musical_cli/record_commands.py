@@ -1,14 +1,26 @@
-"""The player's record: resume, history, record (a feature of the command registry,
-:mod:`.commands`)."""
+"""The player's record: resume, history, stats, record (a feature of the command registry,
+:mod:`.commands`). The Recorder (:mod:`.record`) does the writing; these commands read."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .commands import CommandError, Reply, Session, command
-from .record import HISTORY_LIMIT, Recorder, RecordError, history_table, parse_ref, recorded_text, when
+from .commands import CommandError, Reply, Session, command, confirm_abandon
+from .record import (
+    HISTORY_LIMIT,
+    STATS_LEGEND,
+    Recorder,
+    RecordError,
+    figures_card,
+    figures_table,
+    history_table,
+    parse_ref,
+    recorded_text,
+    variant_name,
+    when,
+)
 from .render import plural
-from .store import StoreError, duration, held_elsewhere
+from .store import StoreError, duration, figures, held_elsewhere, rules_key, summarise
 
 
 @command("resume", "resume [@ID]", "go on with the unfinished game of the record (or game ID)",
@@ -26,6 +38,18 @@ def _resumable(session: Session) -> list[str]:
 @command("history", "history [N]", "the last N games of the record (10 by default), newest first")
 def _history(session: Session, args: list[str]) -> Reply:
     return history_command(session, args)
+
+
+@command("stats", "stats [all]", "your figures: this game's rule set, or every game with 'stats all'",
+         details="Played, won, lost and abandoned games, the win rate, the winning streak now and at its "
+                 "longest, the longest losing streak, the fewest moves and the fastest win, the active "
+                 "time (a pause counts up to a minute). Only your own games count: a game the solver "
+                 "finished ('solve play'), one loaded with its moves, or one played with the coach on is "
+                 "counted apart; hints and 'auto' do not change whose game it is. 'musical history "
+                 "--stats' prints the same table.",
+         arguments=("all",))
+def _stats(session: Session, args: list[str]) -> Reply:
+    return stats_command(session, args)
 
 
 @command("record", "record", "this game's figures in the record: moves, undos, hints, time")
@@ -49,6 +73,7 @@ def load_recorded(session: Any, ref: str):
     except (StoreError, ValueError) as e:
         raise CommandError(str(e)) from None
     # Moves that came with the game are not the player's: it counts apart (a replay when finished).
+    confirm_abandon(session, f"loading game {ref}")
     session.start(record.game, record.deal, record.rules, record.moves, how="loaded" if record.moves else "player")
     return Reply(show=True).say(f"loaded deal {record.deal}, {plural(len(record.moves), 'move')}, "
                                 f"from game {ref} of the record")
@@ -87,7 +112,7 @@ def resume_command(session: Any, args: list[str]):
             except ValueError as e:
                 raise CommandError(str(e)) from None
             row = recorder.store.game(game_id)
-            if row is None or row.moves == 0:
+            if row is None or (row.moves == 0 and row.plies <= 0):
                 raise CommandError(f"there is no game @{game_id} in the record ('history' lists them)")
             if game_id == recorder.game_id:
                 raise CommandError(f"game @{game_id} is the game in hand")
@@ -99,6 +124,7 @@ def resume_command(session: Any, args: list[str]):
             row = recorder.unfinished()
             if row is None:
                 raise CommandError("no unfinished game is waiting in the record ('history' lists the games)")
+        confirm_abandon(session, f"resuming game @{row.id}")
         return Reply(show=True).say(recorder.resume(row))
     except RecordError as e:
         raise CommandError(str(e)) from None
@@ -123,7 +149,7 @@ def history_command(session: Any, args: list[str]):
     reply = Reply()
     if not rows:
         return reply.say("no game recorded yet")
-    for text in history_table(rows):
+    for text in history_table(rows, session.width):
         reply.say(text)
     if total > len(rows):
         reply.say(f"({total - len(rows)} older: 'history {total}' or 'musical history' lists them)", "dim")
@@ -148,11 +174,46 @@ def record_command(session: Any, args: list[str]):
     verdict = {"won": "the solver has proven the deal can be won",
                "lost": "the solver has proven the deal cannot be won"}.get(row.verdict or "",
                                                                            "the solver has not decided the deal")
-    rules = f", {row.rules_text()}" if row.rules else ""
+    by = {"player": "played by you", "solver": "finished by the solver ('solve play'): not counted as yours",
+          "loaded": "loaded with its moves: not counted as yours", None: "played by you"}[row.how]
+    if row.coach:
+        by += ", with the coach on: counted apart"
     return (Reply()
-            .say(f"game @{row.id}: {row.game}{rules}, deal {row.deal}, started {when(row.started)}")
+            .say(f"game @{row.id}: {variant_name(row.game, row.rules)}, deal {row.deal}, started {when(row.started)}")
             .say(f"  {row.result}; {plural(row.moves, 'move')}, {plural(row.undos, 'undo')}, "
-                 f"{plural(row.hints, 'hint')}, {duration(row.seconds)} played")
+                 f"{plural(row.hints, 'hint')}, {duration(row.seconds)} of active time")
+            .say(f"  {by}")
             .say(f"  {verdict}"))
+
+
+def stats_command(session: Any, args: list[str]):
+    words = [a.lower() for a in args]
+    if words not in ([], ["all"]):
+        raise CommandError("usage: stats [all]")
+    recorder = _recorder(session)
+    if recorder.store is None:
+        raise CommandError(f"no record: {recorder.why_not}")
+    try:
+        rows = recorder.store.games()
+    except StoreError as e:
+        recorder._fail(e)
+        raise CommandError(str(e)) from None
+    reply = Reply()
+    if words:
+        if not rows:
+            return reply.say("no game recorded yet")
+        for text in figures_table(rows, session.width):
+            reply.say(text)
+        return reply.say(STATS_LEGEND, "dim")
+    options = session.game.rules_options(session.rules)
+    mine = [g for g in rows if g.game == session.game.name and g.rules == options]
+    name = variant_name(session.game.name, options)
+    [f] = figures(mine) or [summarise(session.game.name, options, [])]
+    for text in figures_card(f, name):
+        reply.say(text)
+    others = len({(g.game, rules_key(g.rules)) for g in rows}) - bool(mine)
+    if others > 0:
+        reply.say(f"'stats all' shows every game ({plural(others, 'other rule set')} recorded).", "dim")
+    return reply
 
 

@@ -138,6 +138,7 @@ class Shell:
             )
             self.output = self.prompt.output
         session.progress = None if plain else self.progress
+        session.confirm = self.confirm
         self._last_progress = 0.0
         if recorder is not None:
             recorder.attach(session, lambda text: self.print(line(text, "bad")))
@@ -211,6 +212,32 @@ class Shell:
             raise EOFError
         return text.rstrip("\r\n")
 
+    def confirm(self, question: str) -> bool:
+        """Ask a yes/no question; only 'y' or 'yes' is yes (Enter, Ctrl-C, Ctrl-D: no)."""
+        try:
+            if self.prompt is not None:
+                answer = PromptSession(message=[("class:prompt", question)], style=PROMPT_STYLE,
+                                       input=self.prompt.input, output=self.output).prompt()
+            else:
+                self._plain_out.write(question)
+                self._plain_out.flush()
+                answer = self._plain_in.readline()
+        except (KeyboardInterrupt, EOFError):
+            return False
+        return answer.strip().lower() in ("y", "yes")
+
+    def farewell(self) -> None:
+        """Leaving with a game in play: where it waits (or that it is not kept)."""
+        s = self.session
+        if not s.in_play():
+            return
+        recorder = self.recorder
+        if recorder is not None and recorder.store is not None and recorder.game_id is not None:
+            self.print(line(f"Deal {s.deal} is in play: 'musical --resume' goes on with it.", "hint"))
+        else:
+            self.print(line(f"Deal {s.deal} was not recorded: it ends here ('save' before 'quit' keeps "
+                            "a game as a file).", "bad"))
+
     def progress(self, nodes: int, seconds: float) -> None:
         now = time.monotonic()
         if now - self._last_progress < 0.5:
@@ -248,6 +275,7 @@ class Shell:
             except KeyboardInterrupt:
                 continue  # Ctrl-C clears the line, as in every shell
             except EOFError:
+                self.farewell()
                 break
             s.width = self._columns()  # long lines of moves wrap between moves, at this width
             try:
@@ -273,6 +301,7 @@ class Shell:
             if reply.show:
                 self.print(s.layout())
             if reply.quit:
+                self.farewell()
                 break
         return 0
 

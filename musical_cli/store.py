@@ -32,6 +32,7 @@ BUSY_TIMEOUT = 2.0  # seconds a writer waits for another; writes hold the lock f
 OPEN_PATIENCE = 10.0  # seconds opening the record keeps trying while another shell holds it
 AUTOCHECKPOINT_PAGES = 20000  # about 80 MB of WAL: never reached by the Recorder's checkpoints
 RESULTS = ("in play", "won", "lost", "abandoned")
+HOW = ("player", "solver", "loaded")  # who played a game; None: recorded before this was kept
 FINISHED = ("won", "lost", "abandoned")
 VERDICTS = ("won", "lost")  # the solver's verdict on the deal from its start: can be won, cannot
 
@@ -68,6 +69,26 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN seconds REAL NOT NULL DEFAULT 0;
     ALTER TABLE games ADD COLUMN owner TEXT;
     CREATE INDEX games_by_result ON games(result, last_played);
+    """,
+    # 3: who played a game, so that the player's figures count only the player's own games:
+    # 'player' (from the deal), 'solver' (any 'solve play'), 'loaded' (from a transcript or @ID,
+    # with its moves). NULL: recorded before version 3, when it was not kept; the migration marks
+    # as 'loaded' what can still be told: a game whose moves all repeat an earlier game's line of
+    # the same deal and rules and that took no time at all (its moves were written at once, as
+    # 'load @ID' or a saved game loaded again writes them; a player who replays a deal the same
+    # way takes time over it). Also whether the live coach was on, and the deal's difficulty.
+    """
+    ALTER TABLE games ADD COLUMN how TEXT CHECK (how IN ('player', 'solver', 'loaded'));
+    ALTER TABLE games ADD COLUMN coach INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN difficulty TEXT;
+    UPDATE games SET how = 'loaded' WHERE EXISTS (
+        SELECT 1 FROM games AS e
+        WHERE e.game = games.game AND e.rules = games.rules AND e.deal = games.deal
+          AND e.started < games.started AND games.seconds < 1.0
+          AND (SELECT count(*) FROM moves WHERE game_id = games.id AND ply < games.moves) > 0
+          AND NOT EXISTS (
+              SELECT 1 FROM moves AS m WHERE m.game_id = games.id AND m.ply < games.moves
+                AND m.move IS NOT (SELECT move FROM moves WHERE game_id = e.id AND ply = m.ply)));
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -161,15 +182,25 @@ class GameRow:
     verdict: str | None
     seconds: float
     owner: str | None
+    how: str | None = "player"  # HOW, or None for a game recorded before schema version 3
+    coach: bool = False
+    difficulty: str | None = None
+    plies: int = -1  # the stored line's length, redo moves included (-1: not read)
 
     def rules_text(self) -> str:
         return ", ".join(f"{k} {v}" for k, v in self.rules.items())
+
+    @property
+    def resumable(self) -> bool:
+        """In play with a line to go on with: a game undone to its start still has its redo moves."""
+        return self.result == "in play" and (self.moves > 0 or self.plies > 0)
 
     def to_json(self) -> dict:
         return {"id": self.id, "game": self.game, "deal": int(self.deal) if self.deal.isdigit() else self.deal,
                 "rules": self.rules, "started": iso(self.started), "last_played": iso(self.last_played),
                 "result": self.result, "moves": self.moves, "undos": self.undos, "hints": self.hints,
-                "seconds": round(self.seconds), "verdict": self.verdict}
+                "seconds": round(self.seconds), "verdict": self.verdict, "played_by": self.how,
+                "coach": self.coach, "difficulty": self.difficulty}
 
 
 def iso(t: float) -> str:
@@ -180,11 +211,15 @@ def rules_key(rules: dict[str, str]) -> str:
     return json.dumps(dict(rules), sort_keys=True, ensure_ascii=False)
 
 
-_COLUMNS = "id, game, rules, deal, started, last_played, result, moves, undos, hints, verdict, seconds, owner"
+_COLUMNS = ("id, game, rules, deal, started, last_played, result, moves, undos, hints, verdict, seconds, owner, "
+            "how, coach, difficulty, (SELECT count(*) FROM moves WHERE game_id = games.id)")
+# A game is in the record once it has a line: a move made, even if undone since (redo replays it).
+_HAS_LINE = "(moves > 0 OR EXISTS (SELECT 1 FROM moves WHERE game_id = games.id))"
 
 
 def _row(r: Sequence) -> GameRow:
-    return GameRow(r[0], r[1], json.loads(r[2]), r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12])
+    return GameRow(r[0], r[1], json.loads(r[2]), r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12],
+                   r[13], bool(r[14]), r[15], r[16])
 
 
 class Store:
@@ -210,6 +245,25 @@ class Store:
                 if not e.locked or time.monotonic() >= deadline:
                     raise
                 time.sleep(0.05)
+
+    @classmethod
+    def open_for_reading(cls, path: Path | None = None) -> Store:
+        """The record opened only to read it, even where it cannot be written at all (a read-only
+        file or directory, where WAL mode cannot make its shared-memory file): then SQLite is told
+        the file is immutable, which is true while nothing can write it."""
+        try:
+            return cls.open(path, create=False, readonly=True)
+        except StoreError as first:
+            path = default_path() if path is None else Path(path)
+            if not path.exists():
+                raise
+            try:
+                conn = sqlite3.connect(f"{path.absolute().as_uri()}?immutable=1", uri=True, isolation_level=None)
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                conn.execute("SELECT count(*) FROM games").fetchone()
+            except sqlite3.Error:
+                raise first from None
+            return cls(conn, path, version)
 
     @classmethod
     def _open(cls, path: Path | None = None, *, create: bool = True, readonly: bool = False) -> Store:
@@ -319,28 +373,38 @@ class Store:
         return Store._Transaction(self)
 
     def new_game(self, game: str, rules: dict[str, str], deal: str, started: float | None = None,
-                 owner: str | None = None) -> int:
+                 owner: str | None = None, how: str = "player", coach: bool = False,
+                 difficulty: str | None = None) -> int:
+        if how not in HOW:
+            raise ValueError(f"unknown player {how!r}")
         now = time.time()
         with self._write() as conn:
-            cur = conn.execute("INSERT INTO games (game, rules, deal, started, last_played, owner) "
-                               "VALUES (?, ?, ?, ?, ?, ?)",
-                               (game, json.dumps(dict(rules), ensure_ascii=False), deal, started if started is not None else now, now, owner))
+            cur = conn.execute("INSERT INTO games (game, rules, deal, started, last_played, owner, how, coach, "
+                               "difficulty) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                               (game, json.dumps(dict(rules), ensure_ascii=False), deal,
+                                started if started is not None else now, now, owner, how, int(coach), difficulty))
             return cur.lastrowid
 
     def save(self, game_id: int, *, keep: int, append: Iterable[tuple[str, int]], moves: int, result: str,
-             undos: int = 0, hints: int = 0, seconds: float = 0.0, verdict: str | None = None) -> None:
+             undos: int = 0, hints: int = 0, seconds: float = 0.0, verdict: str | None = None,
+             how: str | None = None, coach: bool = False, difficulty: str | None = None) -> None:
         """One transaction: keep the line's first ``keep`` moves, add ``append`` after them
         (move line, step), and set the game's figures (``undos``, ``hints`` and ``seconds`` are
-        added to the stored ones)."""
+        added to the stored ones). ``how``, when given, replaces who played it; ``coach`` once
+        true stays true; ``difficulty``, when given, is kept."""
         if result not in RESULTS:
             raise ValueError(f"unknown result {result!r}")
+        if how is not None and how not in HOW:
+            raise ValueError(f"unknown player {how!r}")
         with self._write() as conn:
             conn.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, keep))
             conn.executemany("INSERT INTO moves (game_id, ply, move, step) VALUES (?, ?, ?, ?)",
                              ((game_id, keep + i, move, step) for i, (move, step) in enumerate(append)))
             conn.execute("UPDATE games SET moves = ?, result = ?, undos = undos + ?, hints = hints + ?, "
-                         "seconds = seconds + ?, verdict = coalesce(?, verdict), last_played = ? WHERE id = ?",
-                         (moves, result, undos, hints, seconds, verdict, time.time(), game_id))
+                         "seconds = seconds + ?, verdict = coalesce(?, verdict), how = coalesce(?, how), "
+                         "coach = max(coach, ?), difficulty = coalesce(?, difficulty), last_played = ? WHERE id = ?",
+                         (moves, result, undos, hints, seconds, verdict, how, int(coach), difficulty, time.time(),
+                          game_id))
 
     def set_result(self, game_id: int, result: str, only_if: str | None = None) -> None:
         with self._write() as conn:
@@ -392,8 +456,8 @@ class Store:
         return (rows[0][0], json.loads(rows[0][1]), rows[0][2], rows[0][3]) if rows else None
 
     def games(self, game: str | None = None, limit: int | None = None) -> list[GameRow]:
-        """Newest first (by start), with at least one move."""
-        sql = f"SELECT {_COLUMNS} FROM games WHERE moves > 0"
+        """Newest first (by start), each with a line (a move made, even if undone since)."""
+        sql = f"SELECT {_COLUMNS} FROM games WHERE {_HAS_LINE}"
         args: list = []
         if game is not None:
             sql += " AND game = ?"
@@ -405,11 +469,11 @@ class Store:
         return [_row(r) for r in self._query(sql, args)]
 
     def count(self) -> int:
-        return self._query("SELECT count(*) FROM games WHERE moves > 0")[0][0]
+        return self._query(f"SELECT count(*) FROM games WHERE {_HAS_LINE}")[0][0]
 
     def unfinished(self, exclude: int | None = None) -> list[GameRow]:
         """Games in play that no running shell holds, the one played last first."""
-        rows = self._query(f"SELECT {_COLUMNS} FROM games WHERE result = 'in play' AND moves > 0 "
+        rows = self._query(f"SELECT {_COLUMNS} FROM games WHERE result = 'in play' AND {_HAS_LINE} "
                            "ORDER BY last_played DESC, id DESC")
         return [g for g in map(_row, rows) if g.id != exclude and not held_elsewhere(g.owner)]
 
@@ -451,17 +515,32 @@ def set_aside(path: Path) -> Path:
 
 @dataclass(frozen=True)
 class Figures:
-    """One game and rule set: the player's figures."""
+    """One game and rule set (or all of them: ``game`` "all"): the player's figures.
+
+    Only the player's own games count in ``played`` and what follows from it: played from the
+    deal by the player (hints and ``auto`` do not change whose game it is), with the live coach
+    off. Games the solver finished (any ``solve play``), games loaded with their moves, and
+    coached games are counted apart; a game still in play is not counted yet."""
 
     game: str
     rules: dict[str, str]
-    played: int  # finished games: won, lost or abandoned
+    played: int  # the player's finished games: won, lost or abandoned
     won: int
+    lost: int
+    abandoned: int
     current_streak: int  # wins in a row, up to the last finished game
     longest_streak: int
+    longest_losing_streak: int  # lost or abandoned games in a row
     fewest_moves: int | None  # in a win
-    seconds: float  # time played, unfinished games included
+    fastest_win: float | None  # active seconds of the quickest win
+    seconds: float  # active time in the player's games, unfinished ones included
     in_play: int
+    solved: int  # finished by the solver ('solve play')
+    loaded: int  # loaded from a transcript or @ID with their moves
+    coached: int  # played with the live coach on
+    earlier: int = 0  # of the player's games, those recorded before who played was kept
+    # difficulty band: (played, won), the player's finished games whose deal was rated
+    by_difficulty: tuple[tuple[str, int, int], ...] = ()
 
     @property
     def win_rate(self) -> float | None:
@@ -470,28 +549,63 @@ class Figures:
     def to_json(self) -> dict:
         rate = self.win_rate
         return {"game": self.game, "rules": self.rules, "played": self.played, "won": self.won,
-                "win_percent": None if rate is None else round(rate, 1),
-                "current_streak": self.current_streak, "longest_streak": self.longest_streak,
-                "fewest_moves": self.fewest_moves, "seconds": round(self.seconds), "in_play": self.in_play}
+                "lost": self.lost, "abandoned": self.abandoned, "solved": self.solved, "loaded": self.loaded,
+                "coached": self.coached, "win_percent": None if rate is None else round(rate, 1),
+                "streak": self.current_streak, "longest_streak": self.longest_streak,
+                "longest_losing_streak": self.longest_losing_streak, "fewest_moves": self.fewest_moves,
+                "fastest_win": None if self.fastest_win is None else round(self.fastest_win),
+                "seconds": round(self.seconds), "in_play": self.in_play, "earlier": self.earlier,
+                "by_difficulty": {band: {"played": p, "won": w} for band, p, w in self.by_difficulty}}
 
 
-def figures(games: Iterable[GameRow]) -> list[Figures]:
-    """Figures per game and rule set. Finished games count in the order they were last played (a
-    game's result is fixed then); a won game extends the streak, a lost or abandoned one ends it."""
+BANDS = ("easy", "medium", "hard", "lost")  # the coach's difficulty ratings, in this order
+
+
+def own(g: GameRow) -> bool:
+    """Whether a game counts in the player's figures (see :class:`Figures`)."""
+    return g.how in ("player", None) and not g.coach
+
+
+def summarise(game: str, rules: dict[str, str], rows: list[GameRow]) -> Figures:
+    """The figures of ``rows``. Finished games count in the order they were last played (a
+    game's result is fixed then): a win extends the winning streak, a loss or an abandoned game
+    the losing one."""
+    mine = [g for g in rows if own(g)]
+    finished = sorted((g for g in mine if g.result in FINISHED), key=lambda g: (g.last_played, g.id))
+    streak = longest = losing = longest_losing = 0
+    for g in finished:
+        if g.result == "won":
+            streak, losing = streak + 1, 0
+        else:
+            streak, losing = 0, losing + 1
+        longest, longest_losing = max(longest, streak), max(longest_losing, losing)
+    wins = [g for g in finished if g.result == "won"]
+    bands = tuple((band, sum(g.difficulty == band for g in finished),
+                   sum(g.difficulty == band for g in wins)) for band in BANDS
+                  if any(g.difficulty == band for g in finished))
+
+    def apart(how: str) -> int:
+        return sum(g.how == how and g.result in FINISHED for g in rows)
+
+    return Figures(game, rules, len(finished), len(wins), sum(g.result == "lost" for g in finished),
+                   sum(g.result == "abandoned" for g in finished), streak, longest, longest_losing,
+                   min((g.moves for g in wins), default=None), min((g.seconds for g in wins), default=None),
+                   sum(g.seconds for g in mine), sum(g.result == "in play" for g in mine),
+                   apart("solver"), apart("loaded"),
+                   sum(g.coach and g.how in ("player", None) and g.result in FINISHED for g in rows),
+                   sum(g.how is None for g in mine), bands)
+
+
+def figures(games: Iterable[GameRow], total: bool = False) -> list[Figures]:
+    """Figures per game and rule set, in the order of the games' names; with ``total``, and
+    more than one group, a last row for all of them together (``game`` "all")."""
+    rows = list(games)
     groups: dict[tuple[str, str], list[GameRow]] = {}
-    for g in games:
+    for g in rows:
         groups.setdefault((g.game, rules_key(g.rules)), []).append(g)
-    out = []
-    for (name, _), rows in sorted(groups.items()):
-        finished = sorted((g for g in rows if g.result in FINISHED), key=lambda g: (g.last_played, g.id))
-        streak = longest = 0
-        for g in finished:
-            streak = streak + 1 if g.result == "won" else 0
-            longest = max(longest, streak)
-        wins = [g.moves for g in finished if g.result == "won"]
-        out.append(Figures(name, rows[0].rules, len(finished), len(wins), streak, longest,
-                           min(wins) if wins else None, sum(g.seconds for g in rows),
-                           sum(g.result == "in play" for g in rows)))
+    out = [summarise(name, group[0].rules, group) for (name, _), group in sorted(groups.items())]
+    if total and len(out) > 1:
+        out.append(summarise("all", {}, rows))
     return out
 
 

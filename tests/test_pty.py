@@ -306,7 +306,7 @@ def test_a_killed_shell_is_resumed_with_its_position_and_undo_history(spawn, tmp
 
     term = spawn()
     opening = term.expect("type 'resume' to go on")
-    assert "an unfinished game of deal 1 from " in opening and "(5 moves)" in opening
+    assert "An unfinished game of Musical, deal 1, from " in opening and "(5 moves, 1 to redo)" in opening
     term.sendline("resume")
     shown = term.expect("· 5 moves ·")
     assert "resumed game @1: deal 1, 5 moves" in shown
@@ -345,7 +345,7 @@ def test_musical_history_while_a_shell_plays(spawn, env):
     cmd = f"{sys.executable} -m musical_cli history"
     out, status = pexpect.run(cmd, env=env, withexitstatus=True, encoding="utf-8", timeout=TIMEOUT)
     assert status == 0
-    assert re.search(r"@1 .* musical +3 +redeals 2 +in play +3\b", out), out
+    assert re.search(r"@1 .* Musical +3 +you +in play +3\b", out), out
     term.sendline("d")
     term.expect("· 4 moves ·")
     out, status = pexpect.run(cmd, env=env, withexitstatus=True, encoding="utf-8", timeout=TIMEOUT)
@@ -380,3 +380,32 @@ def test_a_damaged_record_is_set_aside_and_play_goes_on(spawn, tmp_path):
     assert term.finish() == 0
     (aside,) = [p for p in directory.iterdir() if ".corrupt-" in p.name]
     assert aside.read_bytes() == b"\x00garbage" * 1000
+
+
+def test_a_game_in_play_is_ended_only_with_the_players_word(spawn, env):
+    """'new' on a game in play asks; Enter (the default) keeps it, 'y' ends it as abandoned;
+    leaving with a game in play says how to go on with it."""
+    term = spawn("--seed", "3")
+    term.expect(PROMPT)
+    term.sendline("d;d")
+    term.expect("· 2 moves ·")
+    term.sendline("new 4")
+    asked = term.expect("End it? [y/N]")
+    assert "Deal 3 is in play (2 moves)" in asked
+    term.sendline("")
+    term.expect("kept deal 3 in hand (2 moves)")
+    term.sendline("new 4")
+    term.expect("End it? [y/N]")
+    term.sendline("y")
+    term.expect("deal 4")
+    term.expect(PROMPT)
+    term.sendline("d")
+    term.expect("· 1 move ·")
+    term.sendline("quit")
+    left = term.expect(pexpect.EOF)
+    assert "Deal 4 is in play: 'musical --resume' goes on with it." in left
+    term.child.close()
+    assert term.child.exitstatus == 0
+    out = pexpect.run(f"{sys.executable} -m musical_cli history", env=env, encoding="utf-8", timeout=TIMEOUT)
+    assert re.search(r"@1 .* 3 +you +abandoned +2\b", out), out
+    assert re.search(r"@2 .* 4 +you +in play +1\b", out), out

@@ -115,6 +115,41 @@ def test_each_version_migrates_to_this_one(path, version):
     assert Store.open(path).version == SCHEMA_VERSION  # opening again changes nothing
 
 
+def test_version_3_marks_what_can_be_told_of_older_games(path):
+    """Who played a game was not kept before version 3: such games stay unmarked (None) except a
+    copy of an earlier game, its moves all the earlier line's, written at once (no time played):
+    what 'load @ID' of a finished game made. A player who replays a deal the same way took time."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path, isolation_level=None)
+    for script in MIGRATIONS[:2]:
+        for statement in store_module._statements(script):
+            conn.execute(statement)
+    conn.execute("PRAGMA user_version = 2")
+    games = [(1, 100.0, 50.0, "won"), (2, 200.0, 0.0, "won"), (3, 300.0, 40.0, "won"), (4, 400.0, 0.0, "in play")]
+    lines = {1: ["d", "w f1", "d"], 2: ["d", "w f1", "d"], 3: ["d", "w f1", "d"], 4: ["d", "d"]}
+    for gid, started, seconds, result in games:
+        conn.execute("INSERT INTO games (id, game, rules, deal, started, last_played, result, moves, seconds) "
+                     "VALUES (?, 'musical', '{}', '7', ?, ?, ?, ?, ?)",
+                     (gid, started, started, result, len(lines[gid]), seconds))
+        conn.executemany("INSERT INTO moves VALUES (?, ?, ?, ?)",
+                         [(gid, ply, move, ply) for ply, move in enumerate(lines[gid])])
+    conn.close()
+    s = Store.open(path)
+    assert [(g.id, g.how) for g in sorted(s.games(), key=lambda g: g.id)] == [
+        (1, None), (2, "loaded"), (3, None), (4, None)]
+    assert not any(g.coach or g.difficulty for g in s.games())
+    s.close()
+
+
+def test_a_game_undone_to_its_start_stays_in_the_record(path):
+    s = Store.open(path)
+    gid = s.new_game("musical", {}, "1")
+    s.save(gid, keep=0, append=[("d", 0), ("d", 1)], moves=0, result="in play")  # both undone: redo's
+    [row] = s.unfinished()
+    assert (row.id, row.moves, row.plies, row.resumable) == (gid, 0, 2, True)
+    assert [g.id for g in s.games()] == [gid] and s.count() == 1
+
+
 def test_the_first_version_is_read_without_migrating_by_the_reading_commands(path):
     _database_at(path, 1)
     before = path.read_bytes()
@@ -186,9 +221,10 @@ def test_set_aside_keeps_every_byte_and_never_overwrites(path):
 # --- figures -------------------------------------------------------------------------------------
 
 
-def _row(i: int, result: str, moves: int = 100, game: str = "musical", rules=None, seconds: float = 60.0) -> GameRow:
+def _row(i: int, result: str, moves: int = 100, game: str = "musical", rules=None, seconds: float = 60.0,
+         how: str | None = "player", coach: bool = False, difficulty: str | None = None) -> GameRow:
     return GameRow(i, game, rules or {"redeals": "2"}, str(i), 1000.0 + i, 2000.0 + i, result, moves, 0, 0,
-                   None, seconds, None)
+                   None, seconds, None, how, coach, difficulty)
 
 
 def test_figures_on_a_hand_made_history():
@@ -209,9 +245,37 @@ def test_figures_on_a_hand_made_history():
     calc = by_rules[("calculation", '{"piles": "4", "bases": "yes"}')]
     assert (calc.played, calc.won, calc.win_rate, calc.current_streak, calc.fewest_moves) == (1, 0, 0.0, 0, None)
     assert calc.to_json()["win_percent"] == 0.0
-    assert two.to_json() == {"game": "musical", "rules": {"redeals": "2"}, "played": 9, "won": 7,
-                             "win_percent": 77.8, "current_streak": 2, "longest_streak": 3,
-                             "fewest_moves": 141, "seconds": 570, "in_play": 1}
+    assert two.to_json() == {"game": "musical", "rules": {"redeals": "2"}, "played": 9, "won": 7, "lost": 1,
+                             "abandoned": 1, "solved": 0, "loaded": 0, "coached": 0,
+                             "win_percent": 77.8, "streak": 2, "longest_streak": 3, "longest_losing_streak": 1,
+                             "fewest_moves": 141, "fastest_win": 60, "seconds": 570, "in_play": 1, "earlier": 0,
+                             "by_difficulty": {}}
+
+
+def test_only_the_players_own_games_count():
+    """A game the solver finished, one loaded with its moves and one played with the coach on
+    are counted apart; none of them is a game played, a win or a loss of the player's, nor
+    breaks or extends a streak."""
+    rows = [_row(1, "won", moves=150, seconds=300), _row(2, "won", moves=120, seconds=5, how="solver"),
+            _row(3, "won", moves=110, seconds=0, how="loaded"), _row(4, "lost", how="loaded"),
+            _row(5, "won", moves=100, coach=True), _row(6, "won", moves=140, seconds=200, how=None)]
+    (f,) = figures(rows)
+    assert (f.played, f.won, f.lost, f.solved, f.loaded, f.coached, f.earlier) == (2, 2, 0, 1, 2, 1, 1)
+    assert (f.current_streak, f.longest_streak, f.fewest_moves, f.fastest_win) == (2, 2, 140, 200)
+    assert f.seconds == 500  # the player's own games' active time
+
+
+def test_losing_streaks_totals_and_bands():
+    results = ["lost", "abandoned", "lost", "won", "lost"]
+    rows = [_row(i, r, difficulty=("easy", "hard")[i % 2]) for i, r in enumerate(results, 1)]
+    rows.append(_row(9, "won", game="calculation", rules={"piles": "3", "bases": "yes"}))
+    calc, musical, total = figures(rows, total=True)  # by name: calculation first
+    assert (calc.played, calc.won) == (1, 1)
+    assert (musical.longest_losing_streak, musical.current_streak, musical.longest_streak) == (3, 0, 1)
+    assert musical.by_difficulty == (("easy", 2, 1), ("hard", 3, 0))
+    assert musical.to_json()["by_difficulty"] == {"easy": {"played": 2, "won": 1}, "hard": {"played": 3, "won": 0}}
+    assert total.game == "all" and (total.played, total.won, total.lost, total.abandoned) == (6, 2, 3, 1)
+    assert figures(rows[:5], total=True)[-1].game == "musical"  # one group: no total row
 
 
 def test_streaks_follow_the_order_games_were_finished_in():
