@@ -3,6 +3,7 @@ is documented; the roff is clean under mandoc and groff; the package installs th
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -261,3 +262,56 @@ def test_every_musical_variable_the_program_reads_is_under_environment():
     }
     documented = {word for tag in _tags("ENVIRONMENT") for word in tag}
     assert read and not read - documented, sorted(read - documented)
+
+
+README_MAX_LINES = 200
+
+
+def test_readme_is_a_newcomers_page():
+    """The README is what a newcomer reads first: under 200 lines (the reference is the man page,
+    the figures are in docs/)."""
+    lines = README.read_text(encoding="utf-8").splitlines()
+    assert len(lines) < README_MAX_LINES, (
+        f"README.md has {len(lines)} lines; keep it under {README_MAX_LINES} (details go to the man page or docs/)"
+    )
+
+
+def test_readme_links_lead_somewhere():
+    """Every relative link of the README (the man page, docs/...) names a file of the tree."""
+    targets = re.findall(r"\]\(([^)#\s]+)\)", README.read_text(encoding="utf-8"))
+    local = [t for t in targets if "://" not in t]
+    assert local, "the README links to no file (the man page, docs/)"
+    missing = [t for t in local if not (ROOT / t).exists()]
+    assert not missing, f"README.md links to missing files: {missing}"
+
+
+def _width(line: str) -> int:
+    """Columns a line takes on a terminal (East Asian wide characters take two)."""
+    import unicodedata
+
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+               for c in line)
+
+
+# The page as a reader sees it at 80 columns: `MANWIDTH=80 man -l` runs tbl and groff with a line
+# length of 78 (two columns of margin); mandoc is asked for the same width.
+RENDERERS = {
+    "groff": ["groff", "-t", "-man", "-Tutf8", "-rLL=78n", "-ww", "-P-cbou"],
+    "mandoc": ["mandoc", "-Tutf8", "-O", "width=78"],
+}
+
+
+@pytest.mark.parametrize("tool", sorted(RENDERERS))
+def test_page_fits_80_columns(tool):
+    """No warning (such as tbl's "table wider than line width") and no line over 80 columns: an
+    example or a table that does not fit is cut or wrapped by the terminal."""
+    if shutil.which(tool) is None:
+        pytest.skip(f"{tool} is not installed (Debian: apt-get install mandoc groff-base)")
+    result = subprocess.run([*RENDERERS[tool], str(PAGE)], capture_output=True, timeout=60,
+                            env={**os.environ, "LC_ALL": "C.UTF-8"})
+    assert result.returncode == 0
+    warnings = result.stderr.decode("utf-8", "replace").strip()
+    assert warnings == "", f"{tool} at 80 columns complains about man/musical.1:\n{warnings}"
+    text = re.sub(r".\x08", "", result.stdout.decode("utf-8"))  # overstrike bold, if any is left
+    wide = [line for line in text.splitlines() if _width(line) > 80]
+    assert not wide, "lines wider than 80 columns in man/musical.1:\n" + "\n".join(wide)
