@@ -134,6 +134,8 @@ def resume_command(session: Any, args: list[str]):
 
 
 def history_command(session: Any, args: list[str]):
+    if [a.lower() for a in args] == ["--stats"]:  # as on the command line: the figures
+        return stats_command(session, ["all"])
     recorder = _recorder(session)
     if len(args) > 1 or (args and (not args[0].isdigit() or int(args[0]) < 1)):
         raise CommandError("usage: history [N] (N is a whole number from 1 up)")

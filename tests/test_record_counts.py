@@ -146,6 +146,7 @@ def test_the_stats_command(data):
     table = q("stats all").splitlines()
     assert table[0].split()[:3] == ["game", "played", "won"]
     assert [row.split()[0] for row in table[1:4]] == ["Calculation", "Musical", "all"]
+    assert q("history --stats") == q("stats all")  # as 'musical history --stats' says it
     with pytest.raises(ValueError, match="usage: stats"):
         q("stats everything")
 
