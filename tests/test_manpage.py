@@ -315,3 +315,10 @@ def test_page_fits_80_columns(tool):
     text = re.sub(r".\x08", "", result.stdout.decode("utf-8"))  # overstrike bold, if any is left
     wide = [line for line in text.splitlines() if _width(line) > 80]
     assert not wide, "lines wider than 80 columns in man/musical.1:\n" + "\n".join(wide)
+
+
+def test_the_record_s_schema_version_is_the_one_in_files():
+    from musical_cli.store import SCHEMA_VERSION
+
+    text = (ROOT / "man" / "musical.1").read_text(encoding="utf-8")
+    assert f"schema version {SCHEMA_VERSION}\n" in text
