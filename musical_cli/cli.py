@@ -127,8 +127,15 @@ def _given_flags(args: argparse.Namespace) -> dict[str, str]:
             if getattr(args, _dest(flag), None) is not None}
 
 
+class _Parser(argparse.ArgumentParser):
+    """The top-level parser, which knows its subcommands' parsers (for their usage lines)."""
+
+    def subcommand(self, name: str) -> argparse.ArgumentParser:
+        return self._subcommands.choices[name]
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="musical",
         usage="musical [options]\n       musical {deal,verify,replay,solve,stats,history} ...",
         description="Musical (Betsy Ross) patience: play at a prompt, or feed commands on standard "
@@ -145,23 +152,33 @@ def build_parser() -> argparse.ArgumentParser:
                         help="keep no record of this shell's games (also MUSICAL_NO_RECORD=1)")
     _add_rules(parser)
     sub = parser.add_subparsers(dest="command", metavar="SUBCOMMAND", prog="musical")
+    parser._subcommands = sub
 
-    p = sub.add_parser("deal", help="print the opening layout of deals")
-    p.add_argument("deals", nargs="+", metavar="N|A-B", type=_deal_range)
+    p = sub.add_parser("deal", help="print the opening layout of deals",
+                       description="Print the opening layout of each deal named: N is deal N, A-B the "
+                                   "deals A to B.")
+    p.add_argument("deals", nargs="+", metavar="N|A-B", type=_deal_range,
+                   help="a deal number (1 up to 10^20, or msN), or a range of them A-B")
     p.add_argument("--json", action="store_true", help="one JSON object a line")
     p.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
     _add_rules(p)
 
-    p = sub.add_parser("verify", help="check a transcript: legal? won?")
+    p = sub.add_parser("verify", help="check a transcript: legal? won?",
+                       description="Check that every move of a transcript is legal, and say whether "
+                                   "the game is won (exit status 0 won, 1 not won, 3 illegal).")
     p.add_argument("file", metavar="FILE", help="a transcript, - for standard input, or @ID for a recorded game")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
 
-    p = sub.add_parser("replay", help="show a transcript's game move by move")
+    p = sub.add_parser("replay", help="show a transcript's game move by move",
+                       description="Show a transcript's game position by position, then its verdict; "
+                                   "on a terminal, step through it with Enter, b, a move number, e and q.")
     p.add_argument("file", metavar="FILE", help="a transcript, - for standard input, or @ID for a recorded game")
     p.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
 
-    p = sub.add_parser("solve", help="decide whether a deal (or a transcript's end) can be won")
+    p = sub.add_parser("solve", help="decide whether a deal (or a transcript's end) can be won",
+                       description="Decide whether a deal, or the position at the end of a transcript, "
+                                   "can be won, and print a winning game as a transcript when it can.")
     p.add_argument("file", metavar="FILE", nargs="?", help="solve the position at the end of this transcript")
     p.add_argument("--seed", metavar="N", type=_deal_number, help="the deal to solve")
     p.add_argument("--budget", metavar="SECONDS", type=_positive_float, default=None,
@@ -171,8 +188,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     _add_rules(p)
 
-    p = sub.add_parser("stats", help="how winnable the game is over many deals")
-    p.add_argument("deals", nargs="*", metavar="N|A-B", type=_deal_range)
+    p = sub.add_parser("stats", help="how winnable the game is over many deals",
+                       description="Solve (or, with --player blind, play) many deals and report how many "
+                                   "are won, lost or undecided, and how long they took: N is deal N, A-B "
+                                   "the deals A to B (give as many as you like).")
+    p.add_argument("deals", nargs="*", metavar="N|A-B", type=_deal_range,
+                   help="a deal number (1 up to 10^20, or msN), or a range of them A-B")
     p.add_argument("--workers", metavar="W", type=int, default=None,
                    help="parallel processes (default: one per core)")
     p.add_argument("--budget", metavar="SECONDS", type=_positive_float, default=None,
@@ -192,7 +213,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run on this Dask scheduler's workers (pip install 'musical-cli[cluster]')")
     _add_rules(p)
 
-    p = sub.add_parser("history", help="the games of the record, and the player's figures")
+    p = sub.add_parser("history", help="the games of the record, and the player's figures",
+                       description="List the games of the player's record, newest first; with --stats, "
+                                   "the player's figures; with --export, write them out as transcripts.")
     p.add_argument("--game", type=_game_name, default=None, metavar="GAME", help="only this game")
     p.add_argument("--limit", metavar="N", type=_limit, default=None,
                    help=f"the N newest games (default: {HISTORY_DEFAULT} listed, all exported)")
@@ -659,8 +682,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_play(args)
         return COMMANDS[args.command](args)
     except UsageError as e:
-        parser.print_usage(sys.stderr)
-        print(f"musical: error: {e}", file=sys.stderr)
+        # A subcommand's mistake shows that subcommand's usage, as argparse's own errors do.
+        own = parser.subcommand(args.command) if args.command else parser
+        own.print_usage(sys.stderr)
+        print(f"{own.prog}: error: {e}", file=sys.stderr)
         return EXIT_USAGE
     except (FileError, NotAvailable) as e:
         print(f"musical: {e}", file=sys.stderr)
