@@ -465,7 +465,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
         rules, _ = _rules(game, args)
         record = GameRecord(game, args.seed, rules)
         state = record.start()
-    solution = solve(record.game, state, budget=_budget(args, 60.0), nodes=args.nodes)
+    progress = _SolveProgress(sys.stderr) if sys.stderr.isatty() else None
+    try:
+        solution = solve(record.game, state, budget=_budget(args, 60.0), nodes=args.nodes, progress=progress)
+    finally:
+        if progress is not None:
+            progress.clear()
     options = record.game.rules_options(record.rules)
     if args.json:
         redeals: Any = options.get("redeals")
@@ -480,6 +485,38 @@ def cmd_solve(args: argparse.Namespace) -> int:
     else:
         print(solution.result)
     return {"won": EXIT_WON, "lost": EXIT_NOT_WON}.get(solution.result, EXIT_UNKNOWN)
+
+
+class _SolveProgress:
+    """``musical solve``'s progress line on a terminal's standard error, redrawn in place twice a
+    second, then wiped. Only a carriage return and spaces: no escape code, so a dumb terminal
+    shows it too."""
+
+    EVERY = 0.5  # seconds between redraws (the solver calls every 0.15 s or so)
+
+    def __init__(self, stream: TextIO):
+        import time
+
+        self.stream = stream
+        self.clock = time.monotonic
+        self.last = self.clock()
+        self.width = 0  # of the line on the screen
+
+    def __call__(self, nodes: int, seconds: float) -> None:
+        now = self.clock()
+        if now - self.last < self.EVERY:
+            return
+        self.last = now
+        text = f"searching: {nodes:,} positions, {seconds:.1f} s (Ctrl-C stops)"
+        self.stream.write("\r" + text.ljust(self.width))
+        self.stream.flush()
+        self.width = len(text)
+
+    def clear(self) -> None:
+        if self.width:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.flush()
+            self.width = 0
 
 
 def _budget(args: argparse.Namespace, default: float) -> float | None:
