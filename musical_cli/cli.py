@@ -428,21 +428,97 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"{args.file}: {text}" if args.file != "-" else text, file=sys.stderr)
         return status
     record = t.record
-    step = sys.stdout.isatty() and sys.stdin.isatty() and args.file != "-"
-    if step:
-        print("Enter shows the next move; q then Enter stops.")
-    for n, state in enumerate(record.states()):
-        if n:
-            emit([("class:label", f"{n}. {record.moves[n - 1]}\n")])
-        emit(layout(record.game, state, record.deal.text, n, ascii))
-        if step and n < len(record.moves):
-            try:
-                if input().strip().lower() in ("q", "quit"):
-                    break
-            except EOFError:
-                break
+    states = list(record.states())
+    # A transcript read from standard input leaves no terminal to read keys from.
+    if sys.stdout.isatty() and sys.stdin.isatty() and args.file != "-":
+        return _replay_on_terminal(record, states, status, text, ascii)
+    for n in range(len(states)):
+        _show_position(record, states, n, ascii)
     print(text)
     return status
+
+
+def _show_position(record, states: list, n: int, ascii: bool) -> None:
+    if n:
+        emit([("class:label", f"{n}. {record.moves[n - 1]}\n")])
+    emit(layout(record.game, states[n], record.deal.text, n, ascii))
+
+
+REPLAY_KEYS = {"n": "next", " ": "next", "b": "back", "p": "back", "e": "end", "$": "end", "q": "quit"}
+
+
+def _replay_on_terminal(record, states: list, status: int, verdict: str, ascii: bool) -> int:
+    """Step through a game at the terminal: Enter, n or space shows the next move, b or p the one
+    before, a number and Enter that move, e or $ the end, q quits. The verdict is the game's
+    only once its end has been shown; quitting before that says where it stopped and exits 4
+    (no verdict), since the moves after it were not shown."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.key_binding import KeyBindings
+    from prompt_toolkit.keys import Keys
+    from prompt_toolkit.output import create_output
+
+    bindings = KeyBindings()
+
+    def key(result: str):
+        def handler(event) -> None:
+            if not event.current_buffer.text:  # a letter after digits waits for Enter or Backspace
+                event.app.exit(result=result)
+        return handler
+
+    for name, result in REPLAY_KEYS.items():
+        bindings.add(name)(key(result))
+
+    @bindings.add(Keys.Any)
+    def _digits_only(event) -> None:
+        if event.data.isascii() and event.data.isdigit():
+            event.current_buffer.insert_text(event.data)
+
+    @bindings.add("enter")
+    def _enter(event) -> None:
+        event.app.exit(result=event.current_buffer.text or "next")
+
+    # No cursor-position request: this prompt has no toolbar to place at the screen's foot.
+    output = create_output(stdout=sys.stdout)
+    output.enable_cpr = False
+    prompt = PromptSession(key_bindings=bindings, output=output)
+    last = len(states) - 1
+    sep = " - " if ascii else " · "
+    n, shown, seen_end = 0, None, False
+    note = ""
+    while True:
+        if n != shown:
+            _show_position(record, states, n, ascii)
+            shown = n
+            if n == last:
+                seen_end = True
+                print(verdict)
+        if n == last:
+            where = f"move {n} of {last}, the end{sep}Enter quits, b back, N go to move N"
+        else:
+            where = f"move {n} of {last}{sep}Enter next, b back, N go to move N, e end, q quit"
+        try:
+            answer = prompt.prompt(f"{note}{where}: ")
+        except EOFError:
+            answer = "quit"
+        note = ""
+        if answer == "next" and n == last or answer == "quit":
+            break
+        if answer == "next":
+            n += 1
+        elif answer == "back":
+            n = max(n - 1, 0)
+        elif answer == "end":
+            n = last
+        elif len(answer.lstrip("0")) <= len(str(last)) and int(answer) <= last:
+            n = int(answer)
+        else:
+            note = f"there is no move {answer}: the moves are 0 to {last}\n"
+    if seen_end:
+        if n != last:  # the verdict is the last word, as in batch mode
+            print(verdict)
+        return status
+    print(f"stopped at move {n} of {last}")
+    return EXIT_UNKNOWN
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
