@@ -309,12 +309,20 @@ def cmd_play(args: argparse.Namespace) -> int:
         _check_resume(args, given_rules, interactive)
     session = Session(game, deal, rules, ascii=_ascii(args, sys.stdout), interactive=interactive)
     if interactive:
-        from .record import Recorder
         from .shell import Shell
 
-        # Only the shell records; it offers the game left unfinished unless a deal was asked for.
-        recorder = Recorder.open(no_record=args.no_record, offer=args.seed is None and not args.resume)
-        shell = Shell(session, plain=dumb_terminal(), recorder=recorder)
+        def open_recorder():
+            from .record import Recorder
+
+            # Only the shell records; it offers the game left unfinished unless a deal was asked for.
+            return Recorder.open(no_record=args.no_record, offer=args.seed is None and not args.resume)
+
+        plain = dumb_terminal()
+        # With a deal asked for, nothing from the record is shown before the first prompt: it is
+        # opened once that prompt is drawn (start-up time, issue 23 item 12).
+        later = args.seed is not None and not args.resume and not plain
+        recorder = None if later else open_recorder()
+        shell = Shell(session, plain=plain, recorder=recorder, open_recorder=open_recorder if later else None)
         if args.resume:
             problem = recorder.resume_at_start()
             if problem is not None:
