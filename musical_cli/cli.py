@@ -592,9 +592,10 @@ class _SolveProgress:
             return
         self.last = now
         text = f"searching: {nodes:,} positions, {seconds:.1f} s (Ctrl-C stops)"
-        self.stream.write("\r" + text.ljust(self.width))
+        line, self.width = "\r" + text.ljust(self.width), max(self.width, len(text))
+        # (width first: a Ctrl-C while this is written still finds the line to wipe)
+        self.stream.write(line)
         self.stream.flush()
-        self.width = len(text)
 
     def clear(self) -> None:
         if self.width:

@@ -46,7 +46,7 @@ def test_ctrl_c_wipes_it_too(tmp_path):
     child.expect(LINE)
     child.sendintr()
     child.expect_exact("musical: interrupted")
-    assert child.before.endswith(" \r")
+    assert " \r" in child.before  # wiped (the terminal's own echo of ^C may come before or after)
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130
