@@ -103,10 +103,17 @@ def _dest(flag: str) -> str:
     return "rule_" + flag.lstrip("-").replace("-", "_")
 
 
+MAX_LIMIT = 2**63 - 1  # SQLite's largest integer
+
+
 def _limit(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
+    # ASCII digits only (str.isdigit also takes '²'). A limit past the record's largest id lists
+    # every game: it is cut down to SQLite's largest integer (which takes none larger; and int()
+    # refuses thousands of digits).
+    digits = text.lstrip("0")
+    if not (text.isascii() and text.isdigit()) or not digits:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 1 up")
-    return int(text)
+    return MAX_LIMIT if len(digits) > 19 else min(int(digits), MAX_LIMIT)
 
 
 def _add_rules(p: argparse.ArgumentParser) -> None:
@@ -129,8 +136,15 @@ def _given_flags(args: argparse.Namespace) -> dict[str, str]:
             if getattr(args, _dest(flag), None) is not None}
 
 
+class _Parser(argparse.ArgumentParser):
+    """The top-level parser, which knows its subcommands' parsers (for their usage lines)."""
+
+    def subcommand(self, name: str) -> argparse.ArgumentParser:
+        return self._subcommands.choices[name]
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="musical",
         usage="musical [options]\n       musical {deal,verify,replay,solve,stats,history} ...",
         description="Musical (Betsy Ross) patience: play at a prompt, or feed commands on standard "
@@ -147,23 +161,33 @@ def build_parser() -> argparse.ArgumentParser:
                         help="keep no record of this shell's games (also MUSICAL_NO_RECORD=1)")
     _add_rules(parser)
     sub = parser.add_subparsers(dest="command", metavar="SUBCOMMAND", prog="musical")
+    parser._subcommands = sub
 
-    p = sub.add_parser("deal", help="print the opening layout of deals")
-    p.add_argument("deals", nargs="+", metavar="N|A-B", type=_deal_range)
+    p = sub.add_parser("deal", help="print the opening layout of deals",
+                       description="Print the opening layout of each deal named: N is deal N, A-B the "
+                                   "deals A to B.")
+    p.add_argument("deals", nargs="+", metavar="N|A-B", type=_deal_range,
+                   help="a deal number (1 up to 10^20, or msN), or a range of them A-B")
     p.add_argument("--json", action="store_true", help="one JSON object a line")
     p.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
     _add_rules(p)
 
-    p = sub.add_parser("verify", help="check a transcript: legal? won?")
+    p = sub.add_parser("verify", help="check a transcript: legal? won?",
+                       description="Check that every move of a transcript is legal, and say whether "
+                                   "the game is won (exit status 0 won, 1 not won, 3 illegal).")
     p.add_argument("file", metavar="FILE", help="a transcript, - for standard input, or @ID for a recorded game")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
 
-    p = sub.add_parser("replay", help="show a transcript's game move by move")
+    p = sub.add_parser("replay", help="show a transcript's game move by move",
+                       description="Show a transcript's game position by position, then its verdict; "
+                                   "on a terminal, step through it with Enter, b, a move number, e and q.")
     p.add_argument("file", metavar="FILE", help="a transcript, - for standard input, or @ID for a recorded game")
     p.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
 
-    p = sub.add_parser("solve", help="decide whether a deal (or a transcript's end) can be won")
+    p = sub.add_parser("solve", help="decide whether a deal (or a transcript's end) can be won",
+                       description="Decide whether a deal, or the position at the end of a transcript, "
+                                   "can be won, and print a winning game as a transcript when it can.")
     p.add_argument("file", metavar="FILE", nargs="?", help="solve the position at the end of this transcript")
     p.add_argument("--seed", metavar="N", type=_deal_number, help="the deal to solve")
     p.add_argument("--budget", metavar="SECONDS", type=_positive_float, default=None,
@@ -173,8 +197,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     _add_rules(p)
 
-    p = sub.add_parser("stats", help="how winnable the game is over many deals")
-    p.add_argument("deals", nargs="*", metavar="N|A-B", type=_deal_range)
+    p = sub.add_parser("stats", help="how winnable the game is over many deals",
+                       description="Solve (or, with --player blind, play) many deals and report how many "
+                                   "are won, lost or undecided, and how long they took: N is deal N, A-B "
+                                   "the deals A to B (give as many as you like).")
+    p.add_argument("deals", nargs="*", metavar="N|A-B", type=_deal_range,
+                   help="a deal number (1 up to 10^20, or msN), or a range of them A-B")
     p.add_argument("--workers", metavar="W", type=int, default=None,
                    help="parallel processes (default: one per core)")
     p.add_argument("--budget", metavar="SECONDS", type=_positive_float, default=None,
@@ -194,7 +222,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run on this Dask scheduler's workers (pip install 'musical-cli[cluster]')")
     _add_rules(p)
 
-    p = sub.add_parser("history", help="the games of the record, and the player's figures")
+    p = sub.add_parser("history", help="the games of the record, and the player's figures",
+                       description="List the games of the player's record, newest first; with --stats, "
+                                   "the player's figures; with --export, write them out as transcripts.")
     p.add_argument("--game", type=_game_name, default=None, metavar="GAME", help="only this game")
     p.add_argument("--limit", metavar="N", type=_limit, default=None,
                    help=f"the N newest games (default: {HISTORY_DEFAULT} listed, all exported)")
@@ -281,12 +311,20 @@ def cmd_play(args: argparse.Namespace) -> int:
         _check_resume(args, given_rules, interactive)
     session = Session(game, deal, rules, ascii=_ascii(args, sys.stdout), interactive=interactive)
     if interactive:
-        from .record import Recorder
         from .shell import Shell
 
-        # Only the shell records; it offers the game left unfinished unless a deal was asked for.
-        recorder = Recorder.open(no_record=args.no_record, offer=args.seed is None and not args.resume)
-        shell = Shell(session, plain=dumb_terminal(), recorder=recorder)
+        def open_recorder():
+            from .record import Recorder
+
+            # Only the shell records; it offers the game left unfinished unless a deal was asked for.
+            return Recorder.open(no_record=args.no_record, offer=args.seed is None and not args.resume)
+
+        plain = dumb_terminal()
+        # With a deal asked for, nothing from the record is shown before the first prompt: it is
+        # opened once that prompt is drawn (start-up time, issue 23 item 12).
+        later = args.seed is not None and not args.resume and not plain
+        recorder = None if later else open_recorder()
+        shell = Shell(session, plain=plain, recorder=recorder, open_recorder=open_recorder if later else None)
         if args.resume:
             problem = recorder.resume_at_start()
             if problem is not None:
@@ -400,21 +438,97 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"{args.file}: {text}" if args.file != "-" else text, file=sys.stderr)
         return status
     record = t.record
-    step = sys.stdout.isatty() and sys.stdin.isatty() and args.file != "-"
-    if step:
-        print("Enter shows the next move; q then Enter stops.")
-    for n, state in enumerate(record.states()):
-        if n:
-            emit([("class:label", f"{n}. {record.moves[n - 1]}\n")])
-        emit(layout(record.game, state, record.deal.text, n, ascii))
-        if step and n < len(record.moves):
-            try:
-                if input().strip().lower() in ("q", "quit"):
-                    break
-            except EOFError:
-                break
+    states = list(record.states())
+    # A transcript read from standard input leaves no terminal to read keys from.
+    if sys.stdout.isatty() and sys.stdin.isatty() and args.file != "-":
+        return _replay_on_terminal(record, states, status, text, ascii)
+    for n in range(len(states)):
+        _show_position(record, states, n, ascii)
     print(text)
     return status
+
+
+def _show_position(record, states: list, n: int, ascii: bool) -> None:
+    if n:
+        emit([("class:label", f"{n}. {record.moves[n - 1]}\n")])
+    emit(layout(record.game, states[n], record.deal.text, n, ascii))
+
+
+REPLAY_KEYS = {"n": "next", " ": "next", "b": "back", "p": "back", "e": "end", "$": "end", "q": "quit"}
+
+
+def _replay_on_terminal(record, states: list, status: int, verdict: str, ascii: bool) -> int:
+    """Step through a game at the terminal: Enter, n or space shows the next move, b or p the one
+    before, a number and Enter that move, e or $ the end, q quits. The verdict is the game's
+    only once its end has been shown; quitting before that says where it stopped and exits 4
+    (no verdict), since the moves after it were not shown."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.key_binding import KeyBindings
+    from prompt_toolkit.keys import Keys
+    from prompt_toolkit.output import create_output
+
+    bindings = KeyBindings()
+
+    def key(result: str):
+        def handler(event) -> None:
+            if not event.current_buffer.text:  # a letter after digits waits for Enter or Backspace
+                event.app.exit(result=result)
+        return handler
+
+    for name, result in REPLAY_KEYS.items():
+        bindings.add(name)(key(result))
+
+    @bindings.add(Keys.Any)
+    def _digits_only(event) -> None:
+        if event.data.isascii() and event.data.isdigit():
+            event.current_buffer.insert_text(event.data)
+
+    @bindings.add("enter")
+    def _enter(event) -> None:
+        event.app.exit(result=event.current_buffer.text or "next")
+
+    # No cursor-position request: this prompt has no toolbar to place at the screen's foot.
+    output = create_output(stdout=sys.stdout)
+    output.enable_cpr = False
+    prompt = PromptSession(key_bindings=bindings, output=output)
+    last = len(states) - 1
+    sep = " - " if ascii else " · "
+    n, shown, seen_end = 0, None, False
+    note = ""
+    while True:
+        if n != shown:
+            _show_position(record, states, n, ascii)
+            shown = n
+            if n == last:
+                seen_end = True
+                print(verdict)
+        if n == last:
+            where = f"move {n} of {last}, the end{sep}Enter quits, b back, N go to move N"
+        else:
+            where = f"move {n} of {last}{sep}Enter next, b back, N go to move N, e end, q quit"
+        try:
+            answer = prompt.prompt(f"{note}{where}: ")
+        except EOFError:
+            answer = "quit"
+        note = ""
+        if answer == "next" and n == last or answer == "quit":
+            break
+        if answer == "next":
+            n += 1
+        elif answer == "back":
+            n = max(n - 1, 0)
+        elif answer == "end":
+            n = last
+        elif len(answer.lstrip("0")) <= len(str(last)) and int(answer) <= last:
+            n = int(answer)
+        else:
+            note = f"there is no move {answer}: the moves are 0 to {last}\n"
+    if seen_end:
+        if n != last:  # the verdict is the last word, as in batch mode
+            print(verdict)
+        return status
+    print(f"stopped at move {n} of {last}")
+    return EXIT_UNKNOWN
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -437,7 +551,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
         rules, _ = _rules(game, args)
         record = GameRecord(game, args.seed, rules)
         state = record.start()
-    solution = solve(record.game, state, budget=_budget(args, 60.0), nodes=args.nodes)
+    progress = _SolveProgress(sys.stderr) if sys.stderr.isatty() else None
+    try:
+        solution = solve(record.game, state, budget=_budget(args, 60.0), nodes=args.nodes, progress=progress)
+    finally:
+        if progress is not None:
+            progress.clear()
     options = record.game.rules_options(record.rules)
     if args.json:
         redeals: Any = options.get("redeals")
@@ -452,6 +571,39 @@ def cmd_solve(args: argparse.Namespace) -> int:
     else:
         print(solution.result)
     return {"won": EXIT_WON, "lost": EXIT_NOT_WON}.get(solution.result, EXIT_UNKNOWN)
+
+
+class _SolveProgress:
+    """``musical solve``'s progress line on a terminal's standard error, redrawn in place twice a
+    second, then wiped. Only a carriage return and spaces: no escape code, so a dumb terminal
+    shows it too."""
+
+    EVERY = 0.5  # seconds between redraws (the solver calls every 0.15 s or so)
+
+    def __init__(self, stream: TextIO):
+        import time
+
+        self.stream = stream
+        self.clock = time.monotonic
+        self.last = self.clock()
+        self.width = 0  # of the line on the screen
+
+    def __call__(self, nodes: int, seconds: float) -> None:
+        now = self.clock()
+        if now - self.last < self.EVERY:
+            return
+        self.last = now
+        text = f"searching: {nodes:,} positions, {seconds:.1f} s (Ctrl-C stops)"
+        line, self.width = "\r" + text.ljust(self.width), max(self.width, len(text))
+        # (width first: a Ctrl-C while this is written still finds the line to wipe)
+        self.stream.write(line)
+        self.stream.flush()
+
+    def clear(self) -> None:
+        if self.width:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.flush()
+            self.width = 0
 
 
 def _budget(args: argparse.Namespace, default: float) -> float | None:
@@ -668,8 +820,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_play(args)
         return COMMANDS[args.command](args)
     except UsageError as e:
-        parser.print_usage(sys.stderr)
-        print(f"musical: error: {e}", file=sys.stderr)
+        # A subcommand's mistake shows that subcommand's usage, as argparse's own errors do.
+        own = parser.subcommand(args.command) if args.command else parser
+        own.print_usage(sys.stderr)
+        print(f"{own.prog}: error: {e}", file=sys.stderr)
         return EXIT_USAGE
     except (FileError, NotAvailable) as e:
         print(f"musical: {e}", file=sys.stderr)

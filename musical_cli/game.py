@@ -17,7 +17,6 @@ import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any, ClassVar
 
 from .cards import Card
@@ -251,6 +250,8 @@ class Game(ABC):
         """The rules for people, the same text as the man page's subsection for the game (GAMES)."""
         if not self.package:
             raise NotAvailable(f"no rules text for {self.title}")
+        from importlib import resources  # here, not at start-up: only 'rules' reads the text
+
         return resources.files(self.package).joinpath("rules.txt").read_text(encoding="utf-8")
 
     def draw(self, state: Any, ascii: bool = False) -> list[tuple[str, str]]:

@@ -462,9 +462,15 @@ def transcript_text(game: str, rules: dict[str, str], deal: str, moves: list[str
     return "\n".join(lines) + "\n"
 
 
+MAX_ID = 2**63 - 1  # SQLite's largest integer: no game id is larger
+
+
 def parse_ref(ref: str) -> int:
     text = ref[1:] if ref.startswith("@") else ref
-    if not text.isdigit() or int(text) < 1:
+    # Only ASCII digits are an id (str.isdigit also takes '١' and '²'), and no id is past SQLite's
+    # largest integer: a longer number names no game (and int() of thousands of digits refuses).
+    digits = text.lstrip("0")
+    if not (text.isascii() and text.isdigit()) or len(digits) > 19 or not 1 <= int(text) <= MAX_ID:
         raise ValueError(f"{ref!r} names no recorded game: write @ID with an id that 'musical history' lists")
     return int(text)
 

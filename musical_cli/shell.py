@@ -105,7 +105,7 @@ def _history() -> tuple[History, str | None]:
 
 class Shell:
     def __init__(self, session: Session, input=None, output: Output | None = None,
-                 history: History | None = None, plain: bool = False, recorder=None):
+                 history: History | None = None, plain: bool = False, recorder=None, open_recorder=None):
         self.session = session
         self.recorder = recorder  # musical_cli.record.Recorder: the player's record, or None
         if not session.interactive:
@@ -142,6 +142,24 @@ class Shell:
         self._last_progress = 0.0
         if recorder is not None:
             recorder.attach(session, lambda text: self.print(line(text, "bad")))
+        # open_recorder: made and attached once the first prompt is on the screen, rather than
+        # before (opening SQLite is much of the time to the first prompt); no command can run
+        # before, since it runs as the prompt's first drawing ends.
+        self._open_recorder = open_recorder
+        if open_recorder is not None and self.prompt is not None:
+            self.prompt.app.after_render += self._record_from_now
+
+    def _record_from_now(self, app) -> None:
+        opener, self._open_recorder = self._open_recorder, None
+        if opener is None:
+            return
+        from prompt_toolkit.application import run_in_terminal
+
+        self.recorder = opener()
+        self.recorder.attach(self.session, lambda text: self.print(line(text, "bad")))
+        said = self.recorder.opening_lines()  # why it cannot record, if it cannot
+        if said:
+            run_in_terminal(lambda: [self.print(line(text, style)) for text, style in said])
 
     def toolbar(self) -> FormattedText:
         s = self.session

@@ -47,7 +47,7 @@ class CalculationRules:
 
 def _parse_piles(text: str) -> int:
     piles = text.strip()
-    if not (piles.isascii() and piles.isdigit()):
+    if not (piles.isascii() and piles.isdigit()) or len(piles) > 9:  # no int() of thousands of digits
         raise RulesError(f"piles must be 3 or 4; not {piles!r}")
     return int(piles)
 

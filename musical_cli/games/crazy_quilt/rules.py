@@ -83,6 +83,12 @@ def builds_up(i: int) -> bool:
     return i <= 4
 
 
+# The most redeals a game may allow: the solver keeps the redeals left in a byte, and more than
+# this never matter (a pass that plays no card leaves the position as it was, and a game has at
+# most 168 plays: 104 cards to the foundations, 64 quilt cards to the waste).
+MAX_REDEALS = 255
+
+
 @dataclass(frozen=True, slots=True)
 class CrazyQuiltRules:
     """``redeals``: times the waste may be turned over; ``wrap``: K and A build on each other;
@@ -93,8 +99,9 @@ class CrazyQuiltRules:
     reserves: bool = False
 
     def __post_init__(self) -> None:
-        if isinstance(self.redeals, bool) or not isinstance(self.redeals, int) or self.redeals < 0:
-            raise RulesError(f"redeals must be a whole number from 0 up; not {self.redeals!r}")
+        if (isinstance(self.redeals, bool) or not isinstance(self.redeals, int)
+                or not 0 <= self.redeals <= MAX_REDEALS):
+            raise RulesError(f"redeals must be a whole number from 0 to {MAX_REDEALS}; not {self.redeals!r}")
         for name in ("wrap", "reserves"):
             if not isinstance(getattr(self, name), bool):
                 raise RulesError(f"{name} must be yes or no")
@@ -109,8 +116,9 @@ class CrazyQuiltRules:
 
 def _parse_redeals(text: str) -> int:
     t = text.strip()
-    if not (t.isascii() and t.isdigit()):  # not just isdigit(): "²" is a digit that int() refuses
-        raise RulesError(f"redeals must be a whole number from 0 up; not {text!r}")
+    # not just isdigit(): "²" is a digit that int() refuses; and no int() of thousands of digits
+    if not (t.isascii() and t.isdigit()) or len(t.lstrip("0")) > len(str(MAX_REDEALS)) or int(t) > MAX_REDEALS:
+        raise RulesError(f"redeals must be a whole number from 0 to {MAX_REDEALS}; not {text!r}")
     return int(t)
 
 

@@ -29,6 +29,11 @@ SIGN_RANKS = (1, 2, 3, 4)
 BASE_RANKS = tuple(seq[0] for seq in SEQUENCES)  # 2, 4, 6, 8
 
 
+# The most redeals a game may allow, short of unlimited: far more than ever matter (a game won at
+# all is won within 44 passes that play a card), and within what the solver's C core counts in.
+MAX_REDEALS = 255
+
+
 @dataclass(frozen=True, slots=True)
 class MusicalRules:
     """``redeals``: how many times the waste may be turned over; None is unlimited."""
@@ -37,9 +42,11 @@ class MusicalRules:
 
     def __post_init__(self) -> None:
         if self.redeals is not None and (
-            isinstance(self.redeals, bool) or not isinstance(self.redeals, int) or self.redeals < 0
+            isinstance(self.redeals, bool) or not isinstance(self.redeals, int)
+            or not 0 <= self.redeals <= MAX_REDEALS
         ):
-            raise RulesError(f"redeals must be a whole number from 0 up, or unlimited; not {self.redeals!r}")
+            raise RulesError(f"redeals must be a whole number from 0 to {MAX_REDEALS}, or unlimited; "
+                             f"not {self.redeals!r}")
 
     @property
     def redeals_text(self) -> str:
@@ -50,9 +57,10 @@ def parse_redeals(text: str) -> int | None:
     t = text.strip().lower()
     if t in ("unlimited", "inf", "infinite"):
         return None
-    if t.isascii() and t.isdigit():  # not just isdigit(): "²" is a digit that int() refuses
+    # not just isdigit(): "²" is a digit that int() refuses; and no int() of thousands of digits
+    if t.isascii() and t.isdigit() and len(t.lstrip("0")) <= len(str(MAX_REDEALS)) and int(t) <= MAX_REDEALS:
         return int(t)
-    raise RulesError(f"redeals must be a whole number from 0 up, or 'unlimited'; not {text!r}")
+    raise RulesError(f"redeals must be a whole number from 0 to {MAX_REDEALS}, or 'unlimited'; not {text!r}")
 
 
 @dataclass(frozen=True, slots=True)

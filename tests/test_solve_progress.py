@@ -1,0 +1,59 @@
+"""``musical solve`` shows a progress line on standard error while it searches, when standard
+error is a terminal, and wipes it before the answer; nothing when it is not a terminal (issue 23,
+item 9). No wall-clock time is asserted: --budget only makes the search long enough to report."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import pexpect
+
+# Calculation with 3 piles, deal 1: a search of 40 s or more, stopped by --budget.
+LONG = ["solve", "--game", "calculation", "--piles", "3", "--seed", "1"]
+LINE = re.compile(r"\rsearching: [\d,]+ positions, \d+\.\d s \(Ctrl-C stops\)")
+
+
+def env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k != "MUSICAL_DEBUG"} | {"TERM": "xterm"}
+
+
+def spawn_with_stdout_to(path, *args: str) -> pexpect.spawn:
+    """musical with standard error (and input) on a pseudo-terminal, standard output to ``path``."""
+    command = " ".join([sys.executable, "-m", "musical_cli", *args])
+    return pexpect.spawn("/bin/sh", ["-c", f"exec {command} > {path}"], env=env(), encoding="utf-8",
+                         dimensions=(24, 80), timeout=60)
+
+
+def test_a_terminal_sees_the_search_going_and_the_line_wiped(tmp_path):
+    out = tmp_path / "out"
+    child = spawn_with_stdout_to(out, *LONG, "--budget", "1.5")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 4
+    err = child.before
+    assert LINE.search(err), repr(err)
+    widest = max(len(m.group()) for m in LINE.finditer(err))
+    assert err.endswith("\r" + " " * (widest - 1) + "\r")  # wiped: the answer starts on a clean line
+    assert "\x1b" not in err  # no escape code: a dumb terminal shows it as well
+    assert out.read_text() == "unknown\n"  # and none of it on standard output
+
+
+def test_ctrl_c_wipes_it_too(tmp_path):
+    child = spawn_with_stdout_to(tmp_path / "out", *LONG, "--budget", "60")
+    child.expect(LINE)
+    child.sendintr()
+    child.expect_exact("musical: interrupted")
+    assert " \r" in child.before  # wiped (the terminal's own echo of ^C may come before or after)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+
+
+def test_nothing_when_standard_error_is_not_a_terminal():
+    p = subprocess.run([sys.executable, "-m", "musical_cli", *LONG, "--budget", "1.5"], capture_output=True,
+                       text=True, env=env(), timeout=60)
+    assert p.returncode == 4 and p.stdout == "unknown\n"
+    assert p.stderr == ""
