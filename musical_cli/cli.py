@@ -103,17 +103,16 @@ def _dest(flag: str) -> str:
     return "rule_" + flag.lstrip("-").replace("-", "_")
 
 
-MAX_LIMIT = 2**63 - 1  # SQLite's largest integer
 
 
 def _limit(text: str) -> int:
-    # ASCII digits only (str.isdigit also takes '²'). A limit past the record's largest id lists
-    # every game: it is cut down to SQLite's largest integer (which takes none larger; and int()
-    # refuses thousands of digits).
-    digits = text.lstrip("0")
-    if not (text.isascii() and text.isdigit()) or not digits:
+    # A limit past the record's largest id lists every game (whole_number caps it).
+    from .commands import whole_number
+
+    n = whole_number(text)
+    if n is None:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 1 up")
-    return MAX_LIMIT if len(digits) > 19 else min(int(digits), MAX_LIMIT)
+    return n
 
 
 def _add_rules(p: argparse.ArgumentParser) -> None:

@@ -245,13 +245,26 @@ def lookup(word: str) -> Command | None:
     return _BY_NAME.get(word.lower())
 
 
+MAX_COUNT = 2**63 - 1  # SQLite's largest integer; more of anything than there can ever be
+
+
+def whole_number(text: str) -> int | None:
+    """A count typed by the player: ASCII digits only ("²" and "٣" are digits to str.isdigit(),
+    and int() refuses the first), at least 1; a number past MAX_COUNT is MAX_COUNT (all there
+    are: int() refuses thousands of digits, and SQLite any integer past it). None otherwise."""
+    digits = text.lstrip("0")
+    if not (text.isascii() and text.isdigit()) or not digits:
+        return None
+    return MAX_COUNT if len(digits) > 19 else min(int(digits), MAX_COUNT)
+
+
 def count_arg(args: list[str], usage: str) -> int:
     if not args:
         return 1
-    # isascii too: "²" and "٣" are digits to str.isdigit(), and int() refuses the first.
-    if len(args) > 1 or not (args[0].isascii() and args[0].isdigit()) or int(args[0]) < 1:
+    n = whole_number(args[0]) if len(args) == 1 else None
+    if n is None:
         raise CommandError(f"usage: {usage} (N is a whole number from 1 up)")
-    return int(args[0])
+    return n
 
 
 def no_args(args: list[str], usage: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .commands import CommandError, Reply, Session, command, confirm_abandon
+from .commands import CommandError, Reply, Session, command, confirm_abandon, count_arg
 from .record import (
     HISTORY_LIMIT,
     STATS_LEGEND,
@@ -137,11 +137,9 @@ def history_command(session: Any, args: list[str]):
     if [a.lower() for a in args] == ["--stats"]:  # as on the command line: the figures
         return stats_command(session, ["all"])
     recorder = _recorder(session)
-    if len(args) > 1 or (args and (not args[0].isdigit() or int(args[0]) < 1)):
-        raise CommandError("usage: history [N] (N is a whole number from 1 up)")
+    limit = count_arg(args, "history [N]") if args else HISTORY_LIMIT
     if recorder.store is None:
         raise CommandError(f"no record: {recorder.why_not}")
-    limit = int(args[0]) if args else HISTORY_LIMIT
     try:
         rows = recorder.store.games(limit=limit)
         total = recorder.store.count()

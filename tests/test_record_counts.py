@@ -228,3 +228,16 @@ def test_rules_names_in_the_tables(data, capsys):
     store = Store.open(data, create=False, readonly=True)
     assert store.games()[0].how == "player"
     store.close()
+
+
+@pytest.mark.parametrize("n", ["10" + "0" * 23, "9" * 5000, "²", "٣", "0", "-1", "1.5"])
+def test_counts_typed_in_the_shell_are_whole_ascii_numbers(data, n):
+    p = Played(deal=2)
+    p("d;d")
+    if n.isascii() and n.isdigit() and n.strip("0"):
+        assert p(f"undo {n}") == "undid 2 moves\n" and p(f"redo {n}") == "redid 2 moves\n"
+        assert p(f"history {n}").splitlines()[0].split()[0] == "id"
+    else:
+        for command in ("undo", "redo", "history"):
+            with pytest.raises(ValueError, match=rf"usage: {command} \[N\] \(N is a whole number from 1 up\)"):
+                p(f"{command} {n}")
