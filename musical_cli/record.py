@@ -402,6 +402,20 @@ def transcript_text(game: str, rules: dict[str, str], deal: str, moves: list[str
     return "\n".join(lines) + "\n"
 
 
+def variant_title(game: str, rules: dict[str, str]) -> str:
+    """A recorded game's name as players know it (Game.variant_title): "Indian Carpet"; its
+    stored name when the game or its rules are not known here."""
+    from .games import GAMES
+
+    known = GAMES.get(game)
+    if known is None:
+        return game
+    try:
+        return known.variant_title(known.rules_from_options(rules))
+    except ValueError:
+        return game
+
+
 def parse_ref(ref: str) -> int:
     text = ref[1:] if ref.startswith("@") else ref
     if not text.isdigit() or int(text) < 1:
@@ -425,7 +439,8 @@ def recorded_text(ref: str, store: Store | None = None) -> str:
     finally:
         if own:
             store.close()
-    return transcript_text(game, rules, deal, moves, result, comment=f"game @{game_id} of the record ({result})")
+    return transcript_text(game, rules, deal, moves, result,
+                           comment=f"game @{game_id} of the record: {variant_title(game, rules)} deal {deal} ({result})")
 
 
 def when(t: float) -> str:
@@ -463,7 +478,8 @@ def export(rows: list[GameRow], store: Store, directory: Path) -> list[Path]:
     written = []
     for g in rows:
         text = transcript_text(g.game, g.rules, g.deal, store.moves(g.id), g.result,
-                               comment=f"game @{g.id} of the record, started {when(g.started)}, {g.result}")
+                               comment=f"game @{g.id} of the record: {variant_title(g.game, g.rules)} deal {g.deal}, "
+                                       f"started {when(g.started)}, {g.result}")
         path = directory / f"{g.game}-{g.id}-deal-{g.deal}.txt"
         atomic_write(path, text)
         written.append(path)

@@ -148,10 +148,11 @@ def record_command(session: Any, args: list[str]):
     verdict = {"won": "the solver has proven the deal can be won",
                "lost": "the solver has proven the deal cannot be won"}.get(row.verdict or "",
                                                                            "the solver has not decided the deal")
-    rules = f", {row.rules_text()}" if row.rules else ""
+    # The game in hand, named as players know it; its moves as the status line counts them
+    # (the record keeps the cards a game turns up by itself too).
     return (Reply()
-            .say(f"game @{row.id}: {row.game}{rules}, deal {row.deal}, started {when(row.started)}")
-            .say(f"  {row.result}; {plural(row.moves, 'move')}, {plural(row.undos, 'undo')}, "
+            .say(f"game @{row.id}: {session.title}, deal {row.deal}, started {when(row.started)}")
+            .say(f"  {row.result}; {plural(session.move_count, 'move')}, {plural(row.undos, 'undo')}, "
                  f"{plural(row.hints, 'hint')}, {duration(row.seconds)} played")
             .say(f"  {verdict}"))
 

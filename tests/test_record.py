@@ -248,7 +248,7 @@ def test_history_and_record_in_the_shell(data):
     assert p("history") == "no game recorded yet\n"
     p("d;d;u;hint")
     text = p("record")
-    assert "game @1: musical, redeals 2, deal 8" in text
+    assert "game @1: Musical, deal 8" in text
     assert "in play; 1 move, 1 undo, 1 hint" in text
     for n in range(12):
         p(f"new {n + 20}; d")
