@@ -43,15 +43,32 @@ def _solve(session: Session, state: Any, budget: float):
                  "It answers within about a second; when that leaves the answer open it says so, "
                  "and 'hint' typed again before any move searches longer: up to 5 s for the "
                  "position, then up to 30 s for how far to undo (Ctrl-C stops it). "
-                 "In a game whose stock stays hidden, the hint never reads the stock: it comes "
-                 "from a player that knows only the cards seen.")
+                 "In a game whose stock stays hidden (Calculation), the hint never reads the "
+                 "stock: it is the advice of a player who knows only the cards seen, not a "
+                 "winning line, and it can lead to a loss. Once such a game is lost, every card "
+                 "has been seen: 'hint' then says, in hindsight, how far to undo to get back to "
+                 "a position that could still be won with the stock known.")
+def _hint_cmd(session: Session, args: list[str]) -> Reply:
+    reply = _hint(session, args)
+    if _hindsight(session):
+        return Reply().say("In hindsight (the game is lost, so every card has been seen):", "hint").extend(reply)
+    return reply
+
+
+def _hindsight(session: Session) -> bool:
+    """A lost game whose hints are blind: every card has now been seen, so the solver may say
+    where a win was still possible."""
+    return (session.game.hint_is_blind and "solver" in session.game.players
+            and session.outcome() is Outcome.LOST)
+
+
 def _hint(session: Session, args: list[str]) -> Reply:
     no_args(args, "hint")
     _need_player(session)
     session.notify("hint")
     if session.outcome() is Outcome.WON:
         return Reply().say("the game is won; nothing to hint")
-    if session.game.hint_is_blind:
+    if session.game.hint_is_blind and not _hindsight(session):
         from .solver import blind_hint
 
         move = blind_hint(session.game, session.state)

@@ -14,7 +14,7 @@ from typing import TextIO
 
 from .game import Outcome
 from .language import Session, announce_outcome, error_text, execute
-from .render import plain, plural
+from .render import plain, plural, wrap
 from .transcript import (
     MAX_BYTES,
     MAX_LINE,
@@ -144,7 +144,7 @@ def run_batch(lines: Iterable[str], session: Session, out: TextIO, err: TextIO, 
             err.write(f"line {n}: {error_text(e, session.ascii)}\n")
             return EXIT_INVALID
         if reply.out:
-            out.write(plain(reply.out))
+            out.write(plain(wrap(reply.out, session.width)))  # 80 columns, as on a terminal
         if reply.asked:
             out.write(plain(session.layout()))
         if reply.quit:

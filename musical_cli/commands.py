@@ -13,7 +13,7 @@ batch mode and the tests take the command language from there.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +21,7 @@ from .deals import DealNumber
 from .game import Game, IllegalMove, Outcome
 from .moves import DEAL, Move
 from .notation import NotationError, parse_move, resolve
-from .render import Fragments, layout, line, plural
+from .render import Fragments, columns, layout, line, plural
 from .transcript import GameRecord, TranscriptError
 
 HOW = ("player", "solver", "loaded")  # who played a game (Session.how)
@@ -146,6 +146,14 @@ class Session:
         move = resolve(self.game, self.state, move)
         self._apply(move)
         count = 1 + (self._turn_up() if turn_up else 0)
+        if count == 1 and self.steps and not self.counts(move):
+            # A card turned up as a move of its own ('solve play', 'auto' play their lines' own
+            # deals) goes with the move before it, as the shell's own turn-up does: 'undo' takes
+            # back a placement, never a lone turn.
+            self.steps[-1] += 1
+            self.undone.clear()
+            self.notify("move")
+            return move
         self.steps.append(count)
         step = tuple(self.moves[-count:])
         # A different move makes the undone moves another future: redo no longer applies.
@@ -157,15 +165,17 @@ class Session:
         return move
 
     def undo(self, n: int = 1) -> int:
-        """Take back ``n`` steps (or as many as there are); how many moves that took back."""
+        """Take back ``n`` steps (or as many as there are); how many of the player's moves
+        (:meth:`counts`) that took back."""
+        steps = min(n, len(self.steps))
         taken = 0
-        for _ in range(min(n, len(self.steps))):
+        for _ in range(steps):
             count = self.steps.pop()
             self.undone.append(tuple(self.moves[-count:]))
+            taken += self.counted(self.moves[-count:])
             del self.moves[-count:]
             del self.states[-count:]
-            taken += count
-        if taken:
+        if steps:
             self.hint_open = None
             self.notify("undo")
         return taken
@@ -181,16 +191,39 @@ class Session:
         return steps
 
     def redo(self, n: int = 1) -> int:
-        done = 0
-        while done < n and self.undone:
+        """Make again ``n`` steps taken back (or as many as there are); how many of the player's
+        moves that made."""
+        steps = made = 0
+        while steps < n and self.undone:
             step = self.undone.pop()
             for move in step:
                 self._apply(move)
             self.steps.append(len(step))
-            done += 1
-        if done:
+            steps += 1
+            made += self.counted(step)
+        if steps:
             self.notify("redo")
-        return done
+        return made
+
+    def counts(self, move: Move) -> bool:
+        """Whether ``move`` counts as one of the player's moves: every move but a card the game
+        turned up by itself (in an interactive session of a game that does, every ``d``: the
+        player never needs to type one, and 'solve play' plays the same turns). The record keeps
+        every move all the same."""
+        return not (self.interactive and self.game.auto_turn and move == DEAL)
+
+    def counted(self, moves: Iterable[Move]) -> int:
+        return sum(1 for m in moves if self.counts(m))
+
+    @property
+    def move_count(self) -> int:
+        """The player's moves so far, as the status line, 'undo' and the verdict count them."""
+        return self.counted(self.moves)
+
+    @property
+    def title(self) -> str:
+        """The name of the game in hand as players know it: "Indian Carpet", "Calculation with 3 piles"."""
+        return self.game.variant_title(self.rules)
 
     def in_play(self) -> bool:
         """Whether the game in hand is the player's and not over: a move made (undone or not),
@@ -199,7 +232,7 @@ class Session:
         return bool(self.steps or self.undone) and self.outcome() is Outcome.IN_PLAY
 
     def layout(self) -> Fragments:
-        return layout(self.game, self.state, self.deal.text, len(self.moves), self.ascii)
+        return layout(self.game, self.state, self.deal.text, self.move_count, self.ascii, self.title)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -219,6 +252,9 @@ class Command:
     details: str = ""
     # What completes after the name: a fixed list, a function of the session, or "path".
     arguments: tuple[str, ...] | Callable[[Session], list[str]] | str = ()
+    # The move a move command makes ("d", "w", "redeal"): it exists only where the game in hand
+    # has that move (Game.move_words), and help lists it with the moves.
+    plays: str = ""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -230,9 +266,9 @@ _BY_NAME: dict[str, Command] = {}
 
 
 def command(name: str, usage: str, summary: str, aliases: tuple[str, ...] = (), details: str = "",
-            arguments: Any = ()) -> Callable[[Handler], Handler]:
+            arguments: Any = (), plays: str = "") -> Callable[[Handler], Handler]:
     def register(handler: Handler) -> Handler:
-        cmd = Command(name, usage, summary, handler, aliases, details, arguments)
+        cmd = Command(name, usage, summary, handler, aliases, details, arguments, plays)
         REGISTRY[name] = cmd
         for n in cmd.names:
             _BY_NAME[n] = cmd
@@ -276,13 +312,17 @@ def after_move(session: Session, reply: Reply) -> Reply:
     reply.show = True
     verdict = session.outcome()
     if verdict is Outcome.WON:
-        reply.say(f"You won deal {session.deal} in {plural(len(session.moves), 'move')}!"
+        reply.say(f"You won deal {session.deal} in {plural(session.move_count, 'move')}!"
                   + (" Type 'new' for another deal, or 'save' to keep this one." if session.interactive else ""),
                   "good")
     elif verdict is Outcome.LOST:
+        # Where hints are blind, every card has been seen once the game is lost: only then can
+        # 'hint' say (in hindsight) where a win was still possible.
+        hint = ("'hint' says, in hindsight, where a win was still possible" if session.game.hint_is_blind
+                else "'hint' finds where a win was still possible")
         reply.say("No move is left: the game is lost."
-                  + (" Type 'undo' to go back ('hint' finds where a win was still possible), "
-                     "or 'new' for another deal." if session.interactive else ""), "bad")
+                  + (f" Type 'undo' to go back ({hint}), or 'new' for another deal."
+                     if session.interactive else ""), "bad")
     return reply
 
 
@@ -310,36 +350,73 @@ def play_text(session: Session, text: str) -> Reply:
     return after_move(session, Reply())
 
 
+def applies(cmd: Command, session: Session) -> bool:
+    """Whether ``cmd`` exists in the game in hand: a move command (``plays``) only where the
+    game's notation under its rules has that move (Persian Rug has no ``d``, no ``redeal``)."""
+    return not cmd.plays or cmd.plays in session.game.move_words(session.rules)
+
+
+def commands_for(session: Session) -> list[Command]:
+    """The commands of the game in hand, in the registry's order (help, completion)."""
+    return [cmd for cmd in REGISTRY.values() if applies(cmd, session)]
+
+
 @command("help", "help [COMMAND]", "list the commands, or explain one", aliases=("?",),
-         arguments=lambda session: sorted(REGISTRY))
+         details="Without COMMAND: the moves of the game in hand, then every command. "
+                 "'help COMMAND' explains one; 'help' with a move's letter ('help w') explains "
+                 "the moves that begin with it.",
+         arguments=lambda session: sorted(c.name for c in commands_for(session)))
 def _help(session: Session, args: list[str]) -> Reply:
     if len(args) > 1:
         raise CommandError("usage: help [COMMAND]")
+    notation = session.game.notation_for(session.rules)
+    title = session.title
     reply = Reply()
     if args:
-        cmd = lookup(args[0])
-        if cmd is None:
+        word = args[0].lower()
+        cmd = lookup(word)
+        moves = [(u, m) for u, m in notation if _move_word(u) == word]
+        if cmd is not None and applies(cmd, session):
+            reply.say(cmd.usage, "label").say(f"  {cmd.summary}")
+            if cmd.aliases:
+                reply.say(f"  also: {', '.join(cmd.aliases)}")
+            if cmd.details:
+                reply.say(f"  {cmd.details}")
+        if moves:
+            reply.say(f"Moves in {title} that begin with {word}:", "label")
+            _notation_lines(reply, moves)
+        if not reply.out:
+            if cmd is not None:
+                raise CommandError(f"{title} has no move {word!r}; 'help' lists its moves")
             raise CommandError(f"no command {args[0]!r}; type 'help' for the list")
-        reply.say(cmd.usage, "label").say(f"  {cmd.summary}")
-        if cmd.aliases:
-            reply.say(f"  also: {', '.join(cmd.aliases)}")
-        if cmd.details:
-            reply.say(f"  {cmd.details}")
         return reply
-    notation = session.game.notation
-    width = max(len(u) for u in [c.usage for c in REGISTRY.values()] + [u for u, _ in notation])
-    for cmd in REGISTRY.values():
-        reply.say(f"  {cmd.usage:<{width}}  {cmd.summary}")
+    # Fits a 24-row screen: the moves one a line, the other commands in columns (their usage
+    # only: 'help COMMAND' gives the rest).
     if notation:
-        reply.say(f"Moves in {session.game.title}:")
-        for usage, meaning in notation:
-            reply.say(f"  {usage:<{width}}  {meaning}")
-    reply.say("Several commands on one line are separated by ';'. 'help COMMAND' tells more.")
+        reply.say(f"Moves in {title}:", "label")
+        _notation_lines(reply, notation)
+    others = [cmd for cmd in commands_for(session) if not cmd.plays or not notation]
+    reply.say("Commands ('help COMMAND' explains one):", "label")
+    for text in columns([cmd.usage for cmd in others], session.width):
+        reply.say(text)
+    reply.say("Several commands on one line are separated by ';'.")
     return reply
+
+
+def _move_word(usage: str) -> str:
+    letters = len(usage) - len(usage.lstrip("abcdefghijklmnopqrstuvwxyz"))
+    return usage[:letters]
+
+
+def _notation_lines(reply: Reply, notation) -> None:
+    width = max(len(u) for u, _ in notation)
+    for usage, meaning in notation:
+        reply.say(f"  {usage:<{width}}  {meaning}")
 
 
 @command("quit", "quit", "leave (Ctrl-D does too)", aliases=("exit", "q"))
 def _quit(session: Session, args: list[str]) -> Reply:
+    no_args(args, "quit")
     return Reply(quit=True)
 
 
@@ -353,11 +430,17 @@ def execute_one(session: Session, text: str) -> Reply:
     """Run one command. Raises CommandError, IllegalMove or another ValueError on a bad one."""
     words = text.split()
     cmd = lookup(words[0])
-    if cmd is not None:
+    # A word that is both a command and the start of a move in the game in hand ('q' in Crazy
+    # Quilt: quit, and every quilt move) is the command alone, the move with more after it.
+    move_word = _move_word(words[0].lower()) in session.game.move_words(session.rules)
+    if cmd is not None and (cmd.plays or not move_word or len(words) == 1):
         return cmd.handler(session, words[1:])
     try:
         move = parse_move(text)
-    except NotationError:
+    except NotationError as e:
+        if move_word:
+            usages = ", ".join(u for u, _ in session.game.notation_for(session.rules))
+            raise CommandError(f"{e.text.strip()!r}: {e.why} (moves in {session.title}: {usages})") from None
         raise CommandError(f"unknown command {text!r}; type 'help' for the list") from None
     session.play(move)
     return after_move(session, Reply())

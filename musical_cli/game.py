@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import enum
 import importlib
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -184,6 +185,34 @@ class Game(ABC):
     def rules_options(self, rules: Any) -> dict[str, str]:
         """Every rule option as text, the inverse of :meth:`rules_from_options`."""
         return {o.name: o.format(getattr(rules, o.attribute)) for o in self.options}
+
+    def variant_title(self, rules: Any = None) -> str:
+        """The name players know the game by under ``rules``: "Indian Carpet", "Persian Rug",
+        "Calculation with 3 piles", "Musical with 1 redeal"; the title under the default rules.
+        The shell's title and status line, ``record`` and the record's transcripts use it, as
+        may any table of games. The game's view names its variants (``view.variant_title``)."""
+        if rules is None:
+            return self.title
+        try:
+            name = self._part("view", "variant_title", "")
+        except NotAvailable:
+            return self.title
+        return name(self, rules)
+
+    # --- notation --------------------------------------------------------------------------
+    def notation_for(self, rules: Any = None) -> tuple[tuple[str, str], ...]:
+        """The moves under ``rules`` (help, completion and which move commands the shell
+        offers): all of ``notation`` unless the game's variants lack some (Persian Rug has no
+        stock: no ``d``, no ``w fN``)."""
+        return self.notation
+
+    def move_words(self, rules: Any = None) -> frozenset[str]:
+        """The words the moves begin with under ``rules``: each usage's leading lower-case
+        letters ("d", "redeal", "w", "q" for "qRC fN"). A command word that is also one of
+        these, followed by more, is read as a move (``q 7`` in Crazy Quilt is a quilt move,
+        not ``quit``)."""
+        words = (re.match(r"[a-z]+", usage) for usage, _ in self.notation_for(rules))
+        return frozenset(m.group() for m in words if m)
 
     # --- play ------------------------------------------------------------------------------
     @abstractmethod

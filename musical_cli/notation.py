@@ -31,6 +31,10 @@ def _place(text: str, squeezed: str, at: int) -> tuple[Place, int]:
     if digits is None:
         raise NotationError(text)
     number = squeezed[at + 1: at + 1 + digits]
+    if number.isascii() and number.isdigit() and len(number) < digits and at + 1 + len(number) == len(squeezed):
+        # 'q 7': a place that wants more digits than it got
+        raise NotationError(text, f"{kind} is followed by {digits} digits; did you mean "
+                                  f"{kind}{number}{'N' * (digits - len(number))}?")
     if len(number) != digits or (digits and not (number.isascii() and number.isdigit())):
         raise NotationError(text)
     return Place(kind, int(number) if digits else 0), at + 1 + digits

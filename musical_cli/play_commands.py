@@ -3,7 +3,6 @@ load, rules (a feature of the command registry, :mod:`.commands`)."""
 
 from __future__ import annotations
 
-import shutil
 import textwrap
 import time
 from pathlib import Path
@@ -27,7 +26,7 @@ from .render import plural
 from .transcript import MAX_BYTES, TranscriptError, format_transcript, read_bytes
 
 
-@command("d", "d", "deal: turn the stock's top card onto the waste", aliases=("deal",),
+@command("d", "d", "deal: turn the stock's top card onto the waste", aliases=("deal",), plays="d",
          details="Allowed while the stock has cards, when the rules allow it ('rules' says when). "
                  "In a game where the turned card must be placed at once, the shell turns the "
                  "next card up by itself, as PySolFC does.")
@@ -63,14 +62,15 @@ def _targets(session: Session) -> list[str]:
          details="'w f2', 'wf2', 'w2' and 'w 2' are the same move. 'w' alone plays the card to the "
                  "one foundation that takes it; when several or none do, it says what would work. "
                  "The other targets are the game's ('help' lists its moves).",
-         arguments=_targets)
+         arguments=_targets, plays="w")
 def _waste(session: Session, args: list[str]) -> Reply:
     return play_text(session, " ".join(["w", *args]))
 
 
 @command("redeal", "redeal", "turn the waste over to become the stock again",
          details="Allowed when the stock is empty and the waste is not, as often as the game's "
-                 "rules allow (the rule option --redeals); some games have no redeal.")
+                 "rules allow (the rule option --redeals); some games have no redeal.",
+         plays="redeal")
 def _redeal(session: Session, args: list[str]) -> Reply:
     no_args(args, "redeal")
     return play_text(session, "redeal")
@@ -222,7 +222,7 @@ def _rules(session: Session, args: list[str]) -> Reply:
     no_args(args, "rules")
     reply = Reply()
     # rules.txt holds a paragraph a line, as the man page does; a terminal wants them wrapped.
-    width = min(shutil.get_terminal_size((80, 24)).columns, 80) - 1
+    width = min(session.width, 80) - 1
     for n, paragraph in enumerate(p for p in session.game.rules_text.split("\n\n") if p.strip()):
         if n:
             reply.say("")

@@ -491,7 +491,8 @@ def recorded_text(ref: str, store: Store | None = None) -> str:
     finally:
         if own:
             store.close()
-    return transcript_text(game, rules, deal, moves, result, comment=f"game @{game_id} of the record ({result})")
+    return transcript_text(game, rules, deal, moves, result,
+                           comment=f"game @{game_id} of the record: {variant_name(game, rules)} deal {deal} ({result})")
 
 
 def when(t: float) -> str:
@@ -513,15 +514,9 @@ def variant_name(game: str, rules: dict[str, str]) -> str:
 
     try:
         g = game_named(game)
-        parsed = g.rules_from_options(rules)
+        return g.variant_title(g.rules_from_options(rules))
     except (KeyError, ValueError):
         return f"{game} ({', '.join(f'{k} {v}' for k, v in rules.items())})" if rules else game
-    title = getattr(g, "variant_title", None)
-    if title is not None:
-        return title(parsed)
-    defaults = g.rules_options(g.default_rules())
-    changed = [f"{k} {v}" for k, v in g.rules_options(parsed).items() if defaults.get(k) != v]
-    return ", ".join([g.title, *changed])
 
 
 BY = {"player": "you", "solver": "solver", "loaded": "loaded", None: "you?"}
@@ -655,7 +650,8 @@ def export(rows: list[GameRow], store: Store, directory: Path) -> list[Path]:
     written = []
     for g in rows:
         text = transcript_text(g.game, g.rules, g.deal, store.moves(g.id), g.result,
-                               comment=f"game @{g.id} of the record, started {when(g.started)}, {g.result}")
+                               comment=f"game @{g.id} of the record: {variant_name(g.game, g.rules)} deal {g.deal}, "
+                                       f"started {when(g.started)}, {g.result}")
         path = directory / f"{g.game}-{g.id}-deal-{g.deal}.txt"
         atomic_write(path, text)
         written.append(path)

@@ -178,9 +178,11 @@ def record_command(session: Any, args: list[str]):
           "loaded": "loaded with its moves: not counted as yours", None: "played by you"}[row.how]
     if row.coach:
         by += ", with the coach on: counted apart"
+    # The game in hand, named as players know it; its moves as the status line counts them
+    # (the record keeps the cards a game turns up by itself too).
     return (Reply()
-            .say(f"game @{row.id}: {variant_name(row.game, row.rules)}, deal {row.deal}, started {when(row.started)}")
-            .say(f"  {row.result}; {plural(row.moves, 'move')}, {plural(row.undos, 'undo')}, "
+            .say(f"game @{row.id}: {session.title}, deal {row.deal}, started {when(row.started)}")
+            .say(f"  {row.result}; {plural(session.move_count, 'move')}, {plural(row.undos, 'undo')}, "
                  f"{plural(row.hints, 'hint')}, {duration(row.seconds)} of active time")
             .say(f"  {by}")
             .say(f"  {verdict}"))

@@ -8,6 +8,7 @@ escape codes (:func:`plain`) and tests can read it.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from typing import Any, TextIO
 
@@ -69,23 +70,133 @@ def separator(ascii: bool = False) -> str:
     return " | " if ascii else " · "
 
 
-def status(game: Game, state: Any, deal: str, moves: int, ascii: bool = False) -> str:
-    """One line for the bottom toolbar and batch summaries."""
-    parts = [f"{game.title} deal {deal}"]
+def status_parts(game: Game, state: Any, deal: str, moves: int, title: str | None = None) -> list[str]:
+    """The status line's parts, the most telling first: the game (``title``: its variant's
+    name, Game.variant_title) and deal, the pass, the moves, the cards still to build."""
+    parts = [f"{title or game.title} deal {deal}"]
     if hasattr(state, "pass_number"):
         total = state.passes
         parts.append(f"pass {state.pass_number}" + (f" of {total}" if total is not None else ""))
     parts.append(plural(moves, "move"))
     parts.append(f"{game.cards_to_build(state)} to build")
-    return separator(ascii).join(parts)
+    return parts
+
+
+def status(game: Game, state: Any, deal: str, moves: int, ascii: bool = False, title: str | None = None) -> str:
+    """One line for the bottom toolbar and batch summaries."""
+    return separator(ascii).join(status_parts(game, state, deal, moves, title))
+
+
+def fit(parts: list[str], width: int, sep: str) -> str:
+    """As many of ``parts`` (the first always) as fit ``width`` columns, joined by ``sep``: a
+    line that must stay one line (the bottom toolbar) is shortened from its end."""
+    text = parts[0]
+    for part in parts[1:]:
+        if len(text) + len(sep) + len(part) > width:
+            break
+        text += sep + part
+    return text[:width]
+
+
+def columns(words: list[str], width: int = 80, gap: int = 3) -> list[str]:
+    """``words`` in as many columns as fit ``width``, down the first column first (as ``ls``)."""
+    if not words:
+        return []
+    cell = max(len(w) for w in words) + gap
+    n = max(1, (width - 3 + gap) // cell)  # an indent of 2, and the last column kept free
+    rows = -(-len(words) // n)
+    out = []
+    for r in range(rows):
+        row = [words[c * rows + r] for c in range(n) if c * rows + r < len(words)]
+        out.append(("  " + "".join(w.ljust(cell) for w in row)).rstrip())
+    return out
+
+
+def wrap(fragments: Fragments, width: int) -> Fragments:
+    """``fragments`` with each line longer than ``width - 1`` columns broken between words (a
+    line that fills the last column makes some terminals wrap it themselves), styles kept; a
+    continuation is indented 2 more than its line. Spaces at a break are dropped; a word
+    longer than a whole line is cut, as nothing else would fit it."""
+    limit = max(width, 20) - 1
+    out: Fragments = []
+    chars: list[tuple[str, str]] = []  # (style, character) of the line being read
+    for style, text in fragments:
+        for piece in text.splitlines(keepends=True):
+            body = piece.rstrip("\n")
+            chars += [(style, ch) for ch in body]
+            if body != piece:
+                out += _wrap_line(chars, limit) + [(style, "\n")]
+                chars = []
+    if chars:
+        out += _wrap_line(chars, limit)
+    return out
+
+
+COMMA_REACH = 12  # how far back a break moves to fall after a comma: a move ("q34 f5") stays whole
+
+
+def _wrap_line(chars: list[tuple[str, str]], limit: int) -> Fragments:
+    text = "".join(ch for _, ch in chars)
+    if len(text) <= limit:
+        return _runs(chars)
+    # A continuation hangs under the text after a line's first gap of two spaces (a table of
+    # usages and meanings), or 2 in from the line's own indent.
+    gap = re.match(r" *\S+(?: \S+)* {2,}(?=\S)", text)
+    indent = len(text) - len(text.lstrip(" "))
+    lead = " " * min(gap.end() if gap else indent + 2, limit // 2)
+    spans: list[tuple[int, int]] = []
+    for m in re.finditer(r"\S+", text):
+        s, e = m.span()
+        while e - s > limit - len(lead):  # a word longer than a line: cut, nothing else fits it
+            spans.append((s, s + limit - len(lead)))
+            s += limit - len(lead)
+        spans.append((s, e))
+    lines: list[list[tuple[int, int]]] = [[]]
+    for s, e in spans:
+        current = lines[-1]
+        start = 0 if len(lines) == 1 else current[0][0] if current else s
+        width = (0 if len(lines) == 1 else len(lead)) + e - start
+        if current and width > limit:
+            # Break after the line's last comma when it is near the end: a list of moves
+            # breaks between moves, not inside one.
+            carried: list[tuple[int, int]] = []
+            item_end = next((e2 for s2, e2 in spans if s2 >= s and text[e2 - 1] == ","), len(text))
+            for i in range(len(current) - 1, 0, -1):
+                if item_end - current[i][0] > COMMA_REACH:
+                    break
+                if text[current[i - 1][1] - 1] == ",":
+                    carried = current[i:]
+                    del current[i:]
+                    break
+            lines.append([*carried, (s, e)])
+        else:
+            current.append((s, e))
+    out: Fragments = []
+    for n, words in enumerate(lines):
+        if n:
+            out.append(("", "\n" + lead))
+        out += _runs(chars[0 if n == 0 else words[0][0]:words[-1][1]])
+    return out
+
+
+def _runs(chars: list[tuple[str, str]]) -> Fragments:
+    """(style, character) pairs back to fragments, one per run of a style."""
+    out: Fragments = []
+    for style, ch in chars:
+        if out and out[-1][0] == style:
+            out[-1] = (style, out[-1][1] + ch)
+        else:
+            out.append((style, ch))
+    return out
 
 
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
-def layout(game: Game, state: Any, deal: str, moves: int, ascii: bool = False) -> Fragments:
+def layout(game: Game, state: Any, deal: str, moves: int, ascii: bool = False, title: str | None = None) -> Fragments:
     """The status line, the game's own drawing of the position, and the verdict once it is over."""
-    return line(status(game, state, deal, moves, ascii), "dim") + game.draw(state, ascii) + _verdict(game, state)
+    return (line(status(game, state, deal, moves, ascii, title), "dim") + game.draw(state, ascii)
+            + _verdict(game, state))
 
 
 def _verdict(game: Game, state: Any) -> Fragments:

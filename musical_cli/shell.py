@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import time
@@ -9,19 +10,22 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from prompt_toolkit import PromptSession
+from prompt_toolkit.application import Application
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion, PathCompleter
 from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout import FormattedTextControl, Layout, Window
 from prompt_toolkit.output import Output
 from prompt_toolkit.shortcuts import print_formatted_text
 from prompt_toolkit.styles import Style
 
 from . import files
-from .language import REGISTRY, Session, error_text, execute, lookup, move_sources, move_targets
-from .render import STYLE, Fragments, line, plural, separator, status
+from .commands import commands_for
+from .language import Session, error_text, execute, lookup, move_sources, move_targets
+from .render import STYLE, Fragments, fit, line, plural, separator, status_parts, wrap
 from .render import plain as plain_text
 
 PROMPT_STYLE = Style.from_dict({**STYLE, "prompt": "bold", "bottom-toolbar": "noreverse bg:#303030 #d0d0d0"})
@@ -40,7 +44,7 @@ class ShellCompleter(Completer):
         words = text.split()
         if not words or (len(words) == 1 and not text.endswith(" ")):
             prefix = words[0].lower() if words else ""
-            for cmd in REGISTRY.values():
+            for cmd in commands_for(self.session):
                 for name in cmd.names:
                     if name.startswith(prefix) and name.isalpha():
                         yield Completion(name, -len(prefix), display_meta=cmd.summary)
@@ -124,6 +128,7 @@ class Shell:
         self.prompt: PromptSession | None = None
         self.pasted: list[str] = []  # whole lines of a paste, still to run
         self.pasted_tail = ""  # what followed a paste's last line break: the next line to edit
+        self.paging: bool | None = None  # whether long answers page; None: on a terminal
         if not plain:
             self.prompt = PromptSession(
                 key_bindings=self._paste_bindings(),
@@ -162,16 +167,77 @@ class Shell:
             run_in_terminal(lambda: [self.print(line(text, style)) for text, style in said])
 
     def toolbar(self) -> FormattedText:
+        """The status line and a pointer to help, shortened from its end to fit the terminal
+        (a toolbar that wraps pushes the prompt up and cuts itself)."""
         s = self.session
-        return FormattedText([("", " " + status(s.game, s.state, s.deal.text, len(s.moves), s.ascii)
-                               + separator(s.ascii) + "'help' lists the commands ")])
+        parts = status_parts(s.game, s.state, s.deal.text, s.move_count, s.title) + ["'help' lists the commands"]
+        return FormattedText([("", " " + fit(parts, self._columns() - 2, separator(s.ascii)) + " ")])
 
     def print(self, fragments: Fragments) -> None:
+        """Print, each line wrapped between words to the terminal's width."""
+        fragments = wrap(fragments, self._columns())
         if self.plain:
             self._plain_out.write(plain_text(fragments))
             self._plain_out.flush()
             return
         print_formatted_text(FormattedText(fragments), style=PROMPT_STYLE, output=self.output, end="")
+
+    def show(self, fragments: Fragments) -> None:
+        """Print a command's answer; on a terminal, one longer than the screen (less a line for
+        the question) a screenful at a time: space for the next, Enter for one more line, q to
+        stop. Never in plain mode (a dumb terminal scrolls back itself); batch mode never
+        comes here."""
+        rows = self._rows()
+        lines = _lines(wrap(fragments, self._columns()))
+        if not self.pages() or len(lines) < rows:
+            self.print(fragments)
+            return
+        shown = rows - 1
+        self.print([f for text in lines[:shown] for f in text])
+        while shown < len(lines):
+            more = self.more(len(lines) - shown)
+            if not more:
+                break
+            step = rows - 1 if more == "page" else 1
+            self.print([f for text in lines[shown:shown + step] for f in text])
+            shown += step
+
+    def pages(self) -> bool:
+        """Whether long answers page: on a terminal (prompt_toolkit's output is one), not in
+        plain mode; ``paging`` decides when set (tests)."""
+        if self.paging is not None:
+            return self.paging
+        if self.prompt is None:
+            return False
+        try:
+            return os.isatty(self.output.fileno())
+        except (OSError, ValueError, NotImplementedError):
+            return False  # an output with no file (prompt_toolkit's DummyOutput)
+
+    def more(self, left: int) -> str:
+        """Ask whether to go on: "page" (space), "line" (Enter) or "" (q, Escape, Ctrl-C,
+        Ctrl-D). The question is erased when answered."""
+        bindings = KeyBindings()
+
+        def answer(value: str):
+            return lambda event: event.app.exit(result=value)
+
+        for key in (" ", "f", "c-v"):
+            bindings.add(key)(answer("page"))
+        for key in ("enter", "j", "down"):
+            bindings.add(key)(answer("line"))
+        for key in ("q", "Q", "escape", "c-c", "c-d"):
+            bindings.add(key)(answer(""))
+        bindings.add("<any>")(lambda event: None)
+        question = f"-- {plural(left, 'more line')}: space for more, Enter for a line, q to stop --"
+        app: Application = Application(
+            layout=Layout(Window(FormattedTextControl([("class:dim", question[: self._columns() - 1])]), height=1)),
+            key_bindings=bindings, style=PROMPT_STYLE, erase_when_done=True, full_screen=False,
+            input=self.prompt.input if self.prompt is not None else None, output=self.output)
+        try:
+            return app.run() or ""
+        except (EOFError, KeyboardInterrupt):
+            return ""
 
     def _paste_bindings(self) -> KeyBindings:
         """A paste of several lines (which a modern terminal brackets, and prompt_toolkit would
@@ -209,6 +275,14 @@ class Shell:
         except (OSError, ValueError):
             return 80
 
+    def _rows(self) -> int:
+        try:
+            if self.prompt is not None:
+                return self.output.get_size().rows or 24
+            return shutil.get_terminal_size().lines
+        except (OSError, ValueError):
+            return 24
+
     def read(self) -> str:
         """The next line typed (KeyboardInterrupt on Ctrl-C, EOFError at the end)."""
         if self.pasted:
@@ -231,7 +305,13 @@ class Shell:
         return text.rstrip("\r\n")
 
     def confirm(self, question: str) -> bool:
-        """Ask a yes/no question; only 'y' or 'yes' is yes (Enter, Ctrl-C, Ctrl-D: no)."""
+        """Ask a yes/no question; only 'y' or 'yes' is yes (Enter, Ctrl-C, Ctrl-D: no). What
+        comes before the question's last sentence is printed first, wrapped to the width, so
+        that the prompt itself stays short."""
+        explanation, _, question = question.rstrip().rpartition(". ")
+        question += " "
+        if explanation:
+            self.print(line(explanation + ".", "bad"))
         try:
             if self.prompt is not None:
                 answer = PromptSession(message=[("class:prompt", question)], style=PROMPT_STYLE,
@@ -282,7 +362,7 @@ class Shell:
         s = self.session
         if self.warning:
             self.print(line(self.warning, "bad"))
-        self.print(line(f"{s.game.title}, deal {s.deal}. Type 'help' for the commands, 'quit' to leave.", "dim"))
+        self.print(line(f"{s.title}, deal {s.deal}. Type 'help' for the commands, 'quit' to leave.", "dim"))
         if self.recorder is not None:
             for text, style in self.recorder.opening_lines():
                 self.print(line(text, style))
@@ -315,13 +395,24 @@ class Shell:
                 self._drop_paste()
                 continue
             self._end_progress()
-            self.print(reply.out)
+            self.show(reply.out)
             if reply.show:
                 self.print(s.layout())
             if reply.quit:
                 self.farewell()
                 break
         return 0
+
+
+def _lines(fragments: Fragments) -> list[Fragments]:
+    """Fragments as screen lines, each ending in its line feed."""
+    out: list[Fragments] = [[]]
+    for style, text in fragments:
+        for piece in text.splitlines(keepends=True):
+            out[-1].append((style, piece))
+            if piece.endswith("\n"):
+                out.append([])
+    return [text for text in out if text]
 
 
 def history_path() -> Path:

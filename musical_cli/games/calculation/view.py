@@ -30,6 +30,15 @@ def draw(state: CalculationState, ascii: bool = False) -> Fragments:
     return out
 
 
+def variant_title(game: Any, rules: Any) -> str:
+    """The Game protocol's ``variant_title``: "Calculation", "Calculation with 3 piles",
+    "Calculation with no bases", or both."""
+    default = game.default_rules()
+    changes = ([f"{rules.piles} piles"] if rules.piles != default.piles else []) + \
+        (["no bases"] if rules.bases != default.bases else [])
+    return game.title + (" with " + " and ".join(changes) if changes else "")
+
+
 def opening_record(game: Any, deal: DealNumber, state: CalculationState) -> dict[str, Any]:
     return {"game": game.name, "seed": deal.json,
             "foundations": [f[0].code for f in state.foundations if f],

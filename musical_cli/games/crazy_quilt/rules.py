@@ -196,6 +196,23 @@ def builds_on(card: Card, below: Card, wrap: bool) -> bool:
     return gap == 1 or (wrap and gap == 12)
 
 
+# The moves with a stock and a waste (Crazy Quilt, Indian Carpet), and those of Persian Rug
+# (reserves, no stock, no waste): notation_for gives the rules' own.
+STOCK_NOTATION = (
+    ("d", "turn the stock's top card onto the waste"),
+    ("redeal", "turn the waste over to be the stock again (when the stock is empty)"),
+    ("w fN", "play the waste card to foundation N (1-4 up from A, 5-8 down from K)"),
+    ("qRC fN", "play the available quilt card in row R, column C to foundation N"),
+    ("qRC w", "put the available quilt card in row R, column C onto the waste"),
+)
+RESERVE_NOTATION = (
+    ("qRC fN", "play the available quilt card in row R, column C to foundation N"),
+    ("qRC rN", "put the quilt card onto reserve N"),
+    ("rN fM", "reserve N's top card to foundation M (1-4 up from A, 5-8 down from K)"),
+    ("rN rM", "move reserve N's top card onto reserve M"),
+)
+
+
 class CrazyQuilt(Game):
     name = "crazy-quilt"
     title = "Crazy Quilt"
@@ -210,20 +227,16 @@ class CrazyQuilt(Game):
                    "no", parse_yes_no("reserves"), yes_no, metavar=None, const="yes"),
     )
     rules_type = CrazyQuiltRules
-    notation = (
-        ("d", "turn the stock's top card onto the waste"),
-        ("redeal", "turn the waste over to be the stock again (when the stock is empty)"),
-        ("w fN", "play the waste card to foundation N (1-4 up from A, 5-8 down from K)"),
-        ("qRC fN", "play the available quilt card in row R, column C to foundation N"),
-        ("qRC w", "put the available quilt card in row R, column C onto the waste"),
-        ("qRC rN", "Persian Rug: put the quilt card onto reserve N"),
-        ("rN fM", "Persian Rug: play reserve N's top card to foundation M"),
-        ("rN rM", "Persian Rug: move reserve N's top card onto reserve M"),
-    )
+    notation = STOCK_NOTATION + tuple((u, f"Persian Rug: {m}") for u, m in RESERVE_NOTATION[1:])
     package = __package__
     players = ("solver",)
     has_greedy = True
     greedy_text = "always playing to a foundation first, then onto the waste, then dealing"
+
+    def notation_for(self, rules: CrazyQuiltRules | None = None) -> tuple[tuple[str, str], ...]:
+        if rules is None:
+            return self.notation
+        return RESERVE_NOTATION if rules.reserves else STOCK_NOTATION
 
     def resolve(self, state: CrazyQuiltState, move: Move) -> Move:
         """The short forms: ``q34`` (or ``w``, ``r2``) alone is the one legal move of that card."""

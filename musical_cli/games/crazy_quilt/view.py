@@ -1,8 +1,10 @@
 """Crazy Quilt on screen: the quilt with its coordinates, the foundations, and the waste and
 stock (or the Persian Rug reserves), as render.py fragments; and the opening as plain data.
 
-Every cell is three things a player reads at a glance: a mark (``*`` when the card is available,
-a space otherwise: text, so that it survives NO_COLOR and a screen reader; the card is also bold),
+Every cell is three things a player reads at a glance: a mark (``*`` when the card can move now:
+some legal move takes it; a space otherwise: text, so that it survives NO_COLOR and a screen
+reader; the card is also bold. A card with a short side open but nowhere to go is not marked:
+the rules call it available, but it cannot move now),
 the card's orientation (``│`` vertical, ``─`` horizontal; ``|`` and ``-`` with ``ascii``) and the
 card; an empty cell shows ``--``. It fits 80 columns and 24 rows.
 """
@@ -12,8 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...cards import Card
+from ...moves import Transfer
 from ...render import Fragments, card, line, plain, plural
-from .rules import COLUMNS, ROWS, CrazyQuiltState, vertical
+from .rules import COLUMNS, CRAZY_QUILT, QUILT, ROWS, CrazyQuiltState, cell_of, vertical
 
 CELL = 6  # characters per quilt cell: mark, orientation, card (up to 3), space
 SIDE = 38  # characters per half line of the reserves
@@ -26,11 +29,17 @@ def orientation(cell: int, ascii: bool = False) -> str:
     return "-" if ascii else "─"
 
 
-def _cell(state: CrazyQuiltState, cell: int, ascii: bool) -> Fragments:
+def movable_cells(state: CrazyQuiltState) -> frozenset[int]:
+    """The quilt cells (0-63) whose card some legal move takes now."""
+    return frozenset(cell_of(m.source) for m in CRAZY_QUILT.legal_moves(state)
+                     if isinstance(m, Transfer) and m.source.kind == QUILT)
+
+
+def _cell(state: CrazyQuiltState, cell: int, ascii: bool, movable: frozenset[int]) -> Fragments:
     c = state.quilt[cell]
     if c is None:
         return [("", "  "), ("class:dim", "--".ljust(CELL - 2))]
-    available = state.available(cell)
+    available = cell in movable
     style, text = card(c, ascii, CELL - 2)[0]
     if available:
         style += ",label"  # bold as well as the mark
@@ -41,10 +50,11 @@ def _cell(state: CrazyQuiltState, cell: int, ascii: bool) -> Fragments:
 def quilt_fragments(state: CrazyQuiltState, ascii: bool = False) -> Fragments:
     """The column numbers, then each row with its number, then a one-line key."""
     out: Fragments = [("class:label", "     " + "".join(f"{c:<{CELL}}" for c in range(1, COLUMNS + 1)).rstrip() + "\n")]
+    movable = movable_cells(state)
     for row in range(ROWS):
         cells: Fragments = [("class:label", f"  {row + 1}  ")]
         for column in range(COLUMNS):
-            cells += _cell(state, row * COLUMNS + column, ascii)
+            cells += _cell(state, row * COLUMNS + column, ascii, movable)
         # no trailing spaces
         style, text = cells[-1]
         cells[-1] = (style, text.rstrip())
@@ -52,7 +62,7 @@ def quilt_fragments(state: CrazyQuiltState, ascii: bool = False) -> Fragments:
             cells.pop()
         out += cells + [("", "\n")]
     v, h = ("|", "-") if ascii else ("│", "─")
-    out += line(f"     {MARK} available   {v} vertical   {h} horizontal   -- empty   "
+    out += line(f"     {MARK} can move   {v} vertical   {h} horizontal   -- empty   "
                 "q34: row 3, column 4", "dim")
     return out
 
@@ -124,6 +134,18 @@ def draw(state: CrazyQuiltState, ascii: bool = False) -> Fragments:
     return layout_fragments(state, ascii)
 
 
+def variant_title(game: Any, rules: Any) -> str:
+    """The Game protocol's ``variant_title``: Crazy Quilt, Indian Carpet (two redeals), Persian
+    Rug (reserves), and what else differs: "Crazy Quilt with 3 redeals", "Indian Carpet with
+    wrap"."""
+    changes = []
+    if not rules.reserves and rules.redeals not in (1, 2):
+        changes.append("no redeal" if rules.redeals == 0 else plural(rules.redeals, "redeal"))
+    if rules.wrap:
+        changes.append("wrap")
+    return rules.variant + (" with " + " and ".join(changes) if changes else "")
+
+
 def opening_record(game: Any, deal: Any, state: CrazyQuiltState) -> dict[str, Any]:
     """The opening layout as plain data (``musical deal --game crazy-quilt --json``): cards as
     ASCII codes, the foundations' bases AC AS AH AD KC KS KH KD, the quilt row 1 first and
@@ -143,7 +165,7 @@ def opening_record(game: Any, deal: Any, state: CrazyQuiltState) -> dict[str, An
 def opening_text(deal: Any, state: CrazyQuiltState, ascii: bool = False) -> Fragments:
     """The opening layout for people (``musical deal --game crazy-quilt``)."""
     record = opening_record(None, deal, state)
-    out: Fragments = line(f"{state.rules.variant} deal {deal}", "label")
+    out: Fragments = line(f"{variant_title(None, state.rules)} deal {deal}", "label")
 
     def cards(label: str, codes: list[str]) -> Fragments:
         row: Fragments = [("class:label", f"  {label:<12} ")]

@@ -30,6 +30,16 @@ def draw(state: MusicalState, ascii: bool = False) -> Fragments:
     return out
 
 
+def variant_title(game: Any, rules: Any) -> str:
+    """The Game protocol's ``variant_title``: "Musical", or "Musical with 1 redeal" under other
+    rules than the default two redeals."""
+    if rules.redeals == game.default_rules().redeals:
+        return game.title
+    if rules.redeals is None:
+        return f"{game.title} with unlimited redeals"
+    return f"{game.title} with {'no redeal' if rules.redeals == 0 else plural(rules.redeals, 'redeal')}"
+
+
 def opening_record(game: Any, deal: DealNumber, state: MusicalState) -> dict[str, Any]:
     return {"game": game.name, "seed": deal.json,
             "signs": [c.code for c in state.signs],
