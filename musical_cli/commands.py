@@ -92,7 +92,7 @@ class Session:
         self.game, self.deal, self.rules = game, deal, rules
         self.states = states
         self.moves: list[Move] = list(moves)
-        self.steps: list[int] = [1] * len(moves) if steps is None else list(steps)
+        self.steps: list[int] = self._steps_of(moves) if steps is None else list(steps)
         self.undone: list[tuple[Move, ...]] = [] if undone is None else list(undone)
         # The solver's decided verdicts (won or lost) in this game: a verdict never changes, and
         # each hint probes the same earlier positions again (the start first).
@@ -112,6 +112,18 @@ class Session:
         if not moves:
             self._turn_up()
         self.notify("start")
+
+    def _steps_of(self, moves: tuple[Move, ...]) -> list[int]:
+        """Undo steps for moves that come without them (a loaded game): one a move, a card the
+        game turned up by itself going with the move before it (none before the first: undo
+        never takes back the opening turn), as if the moves had been played here."""
+        steps: list[int] = []
+        for move in moves:
+            if steps and not self.counts(move):
+                steps[-1] += 1
+            elif self.counts(move):
+                steps.append(1)
+        return steps
 
     def notify(self, event: str) -> None:
         if self.listener is not None:

@@ -347,3 +347,14 @@ def test_the_lost_musical_game_still_offers_the_hint(monkeypatch):
     s = session(MUSICAL)
     monkeypatch.setattr(s, "outcome", lambda: Outcome.LOST)  # the message alone
     assert "'hint' finds where a win was still possible" in text(announce_outcome(s))
+
+
+def test_a_loaded_calculation_game_undoes_placements():
+    played = session(CALCULATION)
+    placements(played, 10)
+    s = session(CALCULATION)
+    s.start(CALCULATION, s.deal, s.rules, tuple(played.moves), how="loaded")
+    assert len(s.steps) == s.move_count == 10 and sum(s.steps) == len(s.moves) - 1  # the opening turn stays
+    assert text(execute(s, "undo 3")) == "undid 3 moves\n"
+    assert s.moves == played.moves[:len(s.moves)] and s.state == s.states[-1]
+    assert str(s.moves[-1]) == "d"  # a placement and its turn went back together
