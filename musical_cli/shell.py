@@ -267,21 +267,22 @@ class Shell:
         self.pasted = []
         self.pasted_tail = ""
 
-    def _columns(self) -> int:
+    def _size(self) -> tuple[int, int]:
+        """The terminal's columns and rows (80 by 24 when it cannot say)."""
         try:
             if self.prompt is not None:
-                return self.output.get_size().columns or 80
-            return shutil.get_terminal_size().columns
+                size = self.output.get_size()
+                return size.columns or 80, size.rows or 24
+            size = shutil.get_terminal_size()
+            return size.columns, size.lines
         except (OSError, ValueError):
-            return 80
+            return 80, 24
+
+    def _columns(self) -> int:
+        return self._size()[0]
 
     def _rows(self) -> int:
-        try:
-            if self.prompt is not None:
-                return self.output.get_size().rows or 24
-            return shutil.get_terminal_size().lines
-        except (OSError, ValueError):
-            return 24
+        return self._size()[1]
 
     def read(self) -> str:
         """The next line typed (KeyboardInterrupt on Ctrl-C, EOFError at the end)."""
