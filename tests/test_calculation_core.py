@@ -176,3 +176,47 @@ def test_musical_pure_python_turns_the_core_off(tmp_path):
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path,
                        timeout=60)
     assert p.stdout.split() == ["True"], p.stderr
+
+
+# --- the blind player's rollouts in C ------------------------------------------------------------
+
+
+@needs_core
+@settings(max_examples=60)
+@given(seed=st.integers(0, 10**6), deal=st.integers(1, 5000), rules=st.sampled_from(RULES),
+       moves=st.integers(0, 100))
+def test_rollouts_score_as_python(seed, deal, rules, moves):
+    """The same games and scores as blind._rollout, summed in the same order (so the blind player
+    makes the same choices with the core or without)."""
+    from musical_cli.games.calculation import blind as B  # noqa: N812
+
+    state = random_position(seed, deal, rules, moves)
+    if CALCULATION.outcome(state) is not Outcome.IN_PLAY:
+        return
+    v = B.view_of(state)
+    orders = B._shuffles(v, seed, 20)
+    packed = [B._pack(p) for p in v.piles]
+    python = sum(B._rollout(v.heights, packed, v.waste, order) for order in orders)
+    core = S.CORE.rollouts(bytes(v.heights), tuple(bytes(p) for p in v.piles), v.waste,
+                           [bytes(order) for order in orders], B.EMPTY_COST, B.DEPTH_COST, B.BUILT_SHARE)
+    assert core == python
+
+
+@needs_core
+def test_rollouts_refuse_bad_input():
+    with pytest.raises(ValueError):
+        S.CORE.rollouts(bytes(4), (b"",) * 4, 0, [bytes([14])], 5.0, 0.5, 1.0)
+    with pytest.raises(ValueError):
+        S.CORE.rollouts(bytes(4), (b"",) * 4, 0, [bytes([1] * 53)], 5.0, 0.5, 1.0)
+
+
+@needs_core
+@pytest.mark.parametrize("deal, rules", [(2, CalculationRules()), (5, CalculationRules(piles=3)),
+                                         (7, CalculationRules(bases=False))])
+def test_blind_games_are_the_same_with_the_core(monkeypatch, deal, rules):
+    from musical_cli.games.calculation import blind as B  # noqa: N812
+
+    state = opening(deal, rules)
+    with_core = B.blind_play(state, 0, 30)
+    monkeypatch.setattr(B, "ROLLOUT_CORE", None)
+    assert B.blind_play(state, 0, 30) == with_core

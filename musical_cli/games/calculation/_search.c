@@ -213,12 +213,6 @@ typedef struct {
     int next_at[MAXP + 1][14]; /* solver._Search.next_at */
     long tt_max;
     Table young, old;
-    /* the fronts' cache: pile bytes -> offset into fr (its count, then its members) */
-    Table fronts;
-    uint32_t *fr;
-    size_t frused, frcap;
-    uint32_t *scratch;
-    size_t scap;
     /* the line (solver._Search.path) */
     int path[4 * MAXP + 16];
     int npath;
@@ -257,8 +251,21 @@ same_pile(const Pos *p, int i, int j)
 
 /* ---- the single-pile relaxation (solver.front, solver.clearable) ------------------------ */
 
+/* The fronts' cache, one for the module as solver.py's _FRONTS (the search and the rollouts
+ * share it): pile bytes -> offset into fr (its count, then its members). */
+typedef struct {
+    Table fronts;
+    uint32_t *fr;
+    size_t frused, frcap;
+    uint32_t *scratch;
+    size_t scap;
+} Fronts;
+
+static Fronts FR;
+static int fronts_start(Fronts *s);
+
 static int
-fr_reserve(Core *s, size_t more)
+fr_reserve(Fronts *s, size_t more)
 {
     if (s->frused + more <= s->frcap)
         return 0;
@@ -274,7 +281,7 @@ fr_reserve(Core *s, size_t more)
 }
 
 static int
-scratch_reserve(Core *s, size_t n)
+scratch_reserve(Fronts *s, size_t n)
 {
     if (n <= s->scap)
         return 0;
@@ -293,7 +300,7 @@ scratch_reserve(Core *s, size_t n)
  * members), or -1 when out of memory. Front members pack, in five-bit fields, the lowest
  * position each foundation's chain has used (13: none). The empty pile's front is {TOP}. */
 static long
-front(Core *s, const uint8_t *pile, int len)
+front(Fronts *s, const uint8_t *pile, int len)
 {
     if (len == 0) {
         /* kept at offset 0 of the arena, put there when the cache is (re)started */
@@ -360,7 +367,7 @@ front(Core *s, const uint8_t *pile, int len)
 
 /* 1 when the pile can be cleared at all with the foundations at hpack, 0 when not, -1 error */
 static int
-clearable(Core *s, const uint8_t *pile, int len, uint32_t hpack)
+clearable(Fronts *s, const uint8_t *pile, int len, uint32_t hpack)
 {
     long off = front(s, pile, len);
     if (off < 0)
@@ -443,7 +450,7 @@ time_step(Core *s, Pos *p, int move)
     }
     for (int j = 0; j < s->npiles; j++) {
         if (p->len[j]) {
-            int ok = clearable(s, p->c[j], p->len[j], hpack);
+            int ok = clearable(&FR, p->c[j], p->len[j], hpack);
             if (ok <= 0) {
                 if (ok < 0)
                     PyErr_NoMemory();
@@ -755,10 +762,266 @@ dfs(Core *s, Pos pos, int allow)
     return cut ? CUT : LOST;
 }
 
+/* ---- the blind player's rollouts (blind._rollout) ----------------------------------------
+ *
+ * The placing heuristic playing a shuffle of the unseen cards to the end, exactly as blind.py's
+ * _rollout, _foundation_for, _best_pile, _costs and _clearable_with do it (the same choices, the
+ * same floating-point costs, so the same score; tests/test_calculation_core.py compares them).
+ * Piles hold ranks only here (no declined marks). */
+
+static int SUCC[14][14]; /* blind.SUCC: the foundations on which rank t comes right after c */
+
+/* blind._wait: how many cards the foundation that will want rank r soonest takes before it */
+static int
+wait_of(const uint8_t *h, int r)
+{
+    int best = 99;
+    for (int x = 0; x < NF; x++) {
+        int d = POS[x][r] - h[x];
+        if (d >= 0 && d < best)
+            best = d;
+    }
+    return best;
+}
+
+typedef struct {
+    double empty, depth, share; /* blind.EMPTY_COST, DEPTH_COST, BUILT_SHARE */
+} Policy;
+
+/* blind._costs: the cost of putting a card of rank c on a pile topped by rank t (0: empty) */
+static void
+costs_row(const uint8_t *h, int c, const Policy *pol, double *out)
+{
+    int waits[14];
+    for (int r = 0; r < 14; r++)
+        waits[r] = wait_of(h, r);
+    int wc = waits[c], needing = 0;
+    for (int x = 0; x < NF; x++)
+        if (POS[x][c] >= h[x])
+            needing |= 1 << x;
+    out[0] = c == 13 ? 0.0 : pol->empty;
+    for (int t = 1; t < 14; t++) {
+        if ((SUCC[c][t] & needing) || (c == 13 && t == 13)) {
+            out[t] = 0.0;
+        }
+        else {
+            int wt = waits[t];
+            out[t] = wc < wt ? 1.0 + (wt - wc) * 0.1 : 10.0 + (wc - wt);
+        }
+    }
+}
+
+/* blind._foundation_for: of the foundations wanting rank r, those whose next card is on a pile
+ * top (or else all), the one furthest behind, then the first */
+static int
+foundation_for(const Pos *p, int npiles, int r)
+{
+    int xs = want_mask(p, r);
+    if (xs == 1 || xs == 2 || xs == 4 || xs == 8)
+        return xs == 1 ? 0 : xs == 2 ? 1 : xs == 4 ? 2 : 3;
+    int tops = 0;
+    for (int j = 0; j < npiles; j++)
+        if (p->len[j])
+            tops |= 1 << (p->c[j][p->len[j] - 1] & 15);
+    int ready = 0;
+    for (int x = 0; x < NF; x++)
+        if ((xs >> x & 1) && (tops >> WANT[x][p->h[x] + 1] & 1))
+            ready |= 1 << x;
+    int from = ready ? ready : xs, best = -1;
+    for (int x = 0; x < NF; x++)
+        if ((from >> x & 1) && (best < 0 || p->h[x] < p->h[best]))
+            best = x;
+    return best;
+}
+
+/* blind._clearable_with (solver.clearable_on): can pile j still be cleared with a card of rank
+ * c put on it? 1, 0, or -1 when out of memory */
+static int
+clearable_with(const Pos *p, int j, int c, uint32_t hpack)
+{
+    if (!p->len[j])
+        return 1;
+    long off = front(&FR, p->c[j], p->len[j]);
+    if (off < 0)
+        return -1;
+    size_t n = FR.fr[off];
+    for (int x = 0; x < NF; x++) {
+        uint32_t field = 15u << 5 * x, value = (uint32_t)POS[x][c] << 5 * x;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t m = FR.fr[off + 1 + i];
+            if (value < (m & field) && GE((m & ~field) | value, hpack))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* blind._best_pile: the cheapest pile (a little more for every card on it) that stays
+ * clearable, ties to the first; else the cheapest. -1 when out of memory. */
+static int
+best_pile(const Pos *p, int npiles, int c, const Policy *pol)
+{
+    double row[14], costs[MAXPILES];
+    costs_row(p->h, c, pol, row);
+    int best = 0;
+    for (int j = 0; j < npiles; j++) {
+        int len = p->len[j];
+        costs[j] = row[len ? p->c[j][len - 1] & 15 : 0] + pol->depth * len;
+        if (costs[j] < costs[best])
+            best = j;
+    }
+    uint32_t hpack = p->h[0] | p->h[1] << 5 | p->h[2] << 10 | p->h[3] << 15;
+    int ok = clearable_with(p, best, c, hpack);
+    if (ok)
+        return ok < 0 ? -1 : best; /* nearly always: no need to sort */
+    int order[MAXPILES];
+    for (int j = 0; j < npiles; j++) {
+        int i = j;
+        while (i > 0 && costs[order[i - 1]] > costs[j]) {
+            order[i] = order[i - 1];
+            i--;
+        }
+        order[i] = j;
+    }
+    for (int i = 0; i < npiles; i++) {
+        ok = clearable_with(p, order[i], c, hpack);
+        if (ok)
+            return ok < 0 ? -1 : order[i];
+    }
+    return best;
+}
+
+/* blind._rollout: the score (1 for a win, plus share for every card built, in 52nds); a
+ * negative value when out of memory */
+static double
+rollout(Pos pos, int npiles, int waste, const uint8_t *order, int n, const Policy *pol)
+{
+    Pos *p = &pos;
+    for (int i = -1; i <= n; i++) {
+        int c = i < 0 ? waste : i < n ? order[i] : 0; /* 0: the stock is out, only plays left */
+        /* play pile tops to foundations that want them, until none does */
+        int j = 0;
+        while (j < npiles) {
+            int len = p->len[j];
+            if (len) {
+                int t = p->c[j][len - 1] & 15;
+                if (want_mask(p, t)) {
+                    p->h[foundation_for(p, npiles, t)]++;
+                    p->len[j]--;
+                    j = 0; /* a play may free a card on an earlier pile */
+                    continue;
+                }
+            }
+            j++;
+        }
+        if (!c)
+            continue;
+        if (want_mask(p, c)) {
+            p->h[foundation_for(p, npiles, c)]++;
+        }
+        else {
+            j = best_pile(p, npiles, c, pol);
+            if (j < 0)
+                return -1.0;
+            p->c[j][p->len[j]++] = (uint8_t)c;
+        }
+    }
+    int built = p->h[0] + p->h[1] + p->h[2] + p->h[3];
+    return (built == 52 ? 1.0 : 0.0) + pol->share * built / 52;
+}
+
+static PyObject *
+py_rollouts(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    Py_buffer h;
+    PyObject *piles, *orders;
+    int waste;
+    Policy pol;
+    if (!PyArg_ParseTuple(args, "y*O!iOddd", &h, &PyTuple_Type, &piles, &waste, &orders, &pol.empty,
+                          &pol.depth, &pol.share))
+        return NULL;
+    Pos pos;
+    memset(&pos, 0, sizeof pos);
+    int npiles = (int)PyTuple_GET_SIZE(piles), total = 0;
+    int ok = h.len == NF && npiles >= 1 && npiles <= MAXPILES && waste >= 0 && waste <= 13;
+    for (int x = 0; ok && x < NF; x++) {
+        pos.h[x] = ((const uint8_t *)h.buf)[x];
+        ok = pos.h[x] <= COMPLETE;
+        total += pos.h[x];
+    }
+    PyBuffer_Release(&h);
+    for (int j = 0; ok && j < npiles; j++) {
+        PyObject *b = PyTuple_GET_ITEM(piles, j);
+        ok = PyBytes_Check(b) && PyBytes_GET_SIZE(b) <= MAXP;
+        if (ok) {
+            const uint8_t *c = (const uint8_t *)PyBytes_AS_STRING(b);
+            pos.len[j] = (uint8_t)PyBytes_GET_SIZE(b);
+            for (int i = 0; ok && i < pos.len[j]; i++)
+                ok = c[i] >= 1 && c[i] <= 13;
+            memcpy(pos.c[j], c, pos.len[j]);
+            total += pos.len[j];
+        }
+    }
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "rollouts: a position out of range");
+        return NULL;
+    }
+    total += waste != 0;
+    PyObject *seq = PySequence_Fast(orders, "rollouts: orders must be a sequence of bytes");
+    if (seq == NULL)
+        return NULL;
+    double sum = 0.0;
+    Py_ssize_t m = PySequence_Fast_GET_SIZE(seq);
+    for (Py_ssize_t i = 0; i < m; i++) {
+        PyObject *b = PySequence_Fast_GET_ITEM(seq, i);
+        /* every card must fit one pile at the end: at most 52 cards in all */
+        if (!PyBytes_Check(b) || total + PyBytes_GET_SIZE(b) > 52) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "rollouts: an order is bytes, of at most the cards left");
+            return NULL;
+        }
+        const uint8_t *o = (const uint8_t *)PyBytes_AS_STRING(b);
+        int n = (int)PyBytes_GET_SIZE(b);
+        for (int k = 0; k < n; k++) {
+            if (o[k] < 1 || o[k] > 13) {
+                Py_DECREF(seq);
+                PyErr_SetString(PyExc_ValueError, "rollouts: a rank out of range");
+                return NULL;
+            }
+        }
+        double got = rollout(pos, npiles, waste, o, n, &pol);
+        if (got < 0) {
+            Py_DECREF(seq);
+            return PyErr_NoMemory();
+        }
+        sum += got;
+    }
+    Py_DECREF(seq);
+    return PyFloat_FromDouble(sum);
+}
+
+static PyObject *
+py_clear_fronts(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(ignored))
+{
+    if (fronts_start(&FR) < 0)
+        return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef module_methods[] = {
+    {"rollouts", py_rollouts, METH_VARARGS,
+     "rollouts(heights, piles, waste, orders, empty_cost, depth_cost, built_share) -> float: the "
+     "sum, in order, of blind._rollout's scores from this position (heights: 4 bytes; piles: a "
+     "tuple of bytes, ranks bottom first; waste: a rank or 0) over the stock orders (bytes)."},
+    {"clear_fronts", py_clear_fronts, METH_NOARGS,
+     "Empty the single-pile relaxation's cache of fronts (solver.clear_caches)."},
+    {NULL, NULL, 0, NULL},
+};
+
 /* ---- the Python type -------------------------------------------------------------------- */
 
 static int
-fronts_start(Core *s)
+fronts_start(Fronts *s)
 {
     table_free(&s->fronts);
     if (table_init(&s->fronts) < 0 || fr_reserve(s, 2) < 0)
@@ -774,9 +1037,6 @@ Core_dealloc(Core *s)
 {
     table_free(&s->young);
     table_free(&s->old);
-    table_free(&s->fronts);
-    PyMem_Free(s->fr);
-    PyMem_Free(s->scratch);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
@@ -816,7 +1076,7 @@ Core_init(Core *s, PyObject *args, PyObject *kwds)
     }
     table_free(&s->young);
     table_free(&s->old);
-    if (table_init(&s->young) < 0 || fronts_start(s) < 0) {
+    if (table_init(&s->young) < 0) {
         PyErr_NoMemory();
         return -1;
     }
@@ -956,7 +1216,7 @@ static PyTypeObject CoreType = {
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_search",
     "The Calculation solver's search in C (optional; solver.py has the same in Python).",
-    -1, NULL, NULL, NULL, NULL, NULL,
+    -1, module_methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC
@@ -972,6 +1232,17 @@ PyInit__search(void)
             WANT[x][j] = r;
         }
         WANT[x][13] = 0;
+    }
+    for (int c = 0; c < 14; c++)
+        for (int t = 0; t < 14; t++) {
+            SUCC[c][t] = 0;
+            for (int x = 0; x < NF; x++)
+                if (c && t && POS[x][t] == POS[x][c] + 1)
+                    SUCC[c][t] |= 1 << x;
+        }
+    if (fronts_start(&FR) < 0) {
+        PyErr_NoMemory();
+        return NULL;
     }
     if (PyType_Ready(&CoreType) < 0)
         return NULL;

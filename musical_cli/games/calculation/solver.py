@@ -249,6 +249,8 @@ def clear_caches() -> None:
     _FRONTS.clear()
     _FRONTS[0] = (TOP,)
     _RELAXED.clear()
+    if CORE is not None:
+        CORE.clear_fronts()  # the core's own cache of fronts
 
 
 def _greedy_clears(h: tuple[int, ...], piles: tuple[int, ...], free: list[int]) -> bool:
