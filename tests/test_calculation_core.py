@@ -52,8 +52,7 @@ def both(state, **kwargs):
 def test_make_search_chooses_the_core():
     assert type(S.make_search((1, 2), None)) is S._CoreSearch
     assert type(S.make_search((1, 2), None, core=False)) is S._Search
-    # The free-stock relaxation is Python's only.
-    assert type(S.make_search((1, 2), None, relax=True)) is S._Search
+    assert type(S.make_search((1, 2), None, relax=True)) is S._CoreSearch
 
 
 @needs_core
@@ -218,5 +217,33 @@ def test_blind_games_are_the_same_with_the_core(monkeypatch, deal, rules):
 
     state = opening(deal, rules)
     with_core = B.blind_play(state, 0, 30)
+    # Python's rollouts, and Python's end-game solver (RankSolver through make_search)
     monkeypatch.setattr(B, "ROLLOUT_CORE", None)
+    monkeypatch.setattr(S, "CORE", None)
     assert B.blind_play(state, 0, 30) == with_core
+
+
+@needs_core
+def test_rank_solver_with_the_relaxation_node_for_node():
+    """RankSolver (the blind player's end-game solver: the free-stock relaxation on revisits, one
+    table for several questions) answers alike, in the same nodes, with the core and without."""
+    from musical_cli.games.calculation import blind as B  # noqa: N812
+
+    answers = set()
+    for n, left, state in end_positions() + tuple((n, 8, midgame(n, 8)) for n in range(1, 13)):
+        if CALCULATION.outcome(state) is not Outcome.IN_PLAY:
+            continue
+        v = B.view_of(state)
+        stock = tuple(c.rank for c in state.stock)
+        got = []
+        for core in (False, True):
+            solver = S.RankSolver(stock, 2000, core=core)
+            assert type(solver.search) is (S._CoreSearch if core else S._Search)
+            runs = []
+            for option in B._options(v) or [(None, v.heights, v.piles, v.waste)]:
+                _, h, piles, waste = option
+                runs.append((solver.solve(h, piles, waste), solver.search.nodes))
+            got.append(runs)
+        assert got[0] == got[1], (n, left)
+        answers.update(a for a, _ in got[0])
+    assert {"won", "lost", "unknown"} <= answers

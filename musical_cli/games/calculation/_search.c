@@ -7,8 +7,8 @@
  * count and the same calls to search.tick() every 256 nodes. So it gives the same verdict, the
  * same line and the same node count as the Python search, which tests/test_calculation_core.py
  * checks on many positions; the soundness arguments are the Python module's docstring. Only the
- * speed differs. The free-stock relaxation (solver.relaxed_winnable) is not here: the search
- * that uses it (the blind player's, RankSolver with relax=True) stays in Python.
+ * speed differs. The free-stock relaxation (solver.relaxed_winnable) is here too, on revisits
+ * as RankSolver asks for it; its use on the last stock cards (RELAX_STOCK) is Python's only.
  *
  * A pile is its cards bottom first, one byte a card: the rank in the low nibble, the foundations
  * that declined it in the high one, exactly the bytes of solver.py's pile integers.
@@ -209,6 +209,7 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     int n, npiles;
+    int relax; /* the free-stock relaxation on revisits (solver._Search.relax_revisits) */
     uint8_t stock[MAXP];
     int next_at[MAXP + 1][14]; /* solver._Search.next_at */
     long tt_max;
@@ -377,6 +378,251 @@ clearable(Fronts *s, const uint8_t *pile, int len, uint32_t hpack)
         if (GE(s->fr[off + 1 + i], hpack))
             return 1;
     return 0;
+}
+
+/* ---- the free-stock relaxation (solver.relaxed_winnable) --------------------------------
+ *
+ * Could the piles be cleared if every card not on a pile were at hand whenever a foundation
+ * wants it? A transcription of solver.py's _greedy_clears and _relaxed (their shortcuts are
+ * argued there), with a memo of verdicts shared by all searches as solver.py's _RELAXED (the
+ * verdict is a function of the heights and piles alone). Used by the search on revisits when
+ * asked (RankSolver, the blind player's end-game solver). */
+
+#define RELAXED_LIMIT 300000
+
+static Table RELAXED;
+
+typedef struct {
+    uint8_t h[NF];
+    uint8_t len[MAXPILES];
+    uint8_t c[MAXPILES][MAXP];
+    int npiles;
+} Relax;
+
+static int
+relax_key(const Relax *q, uint8_t *key)
+{
+    int order[MAXPILES];
+    for (int j = 0; j < q->npiles; j++) {
+        int i = j;
+        while (i > 0) {
+            int a = j, b = order[i - 1];
+            int less = q->len[a] != q->len[b] ? q->len[a] < q->len[b]
+                                              : memcmp(q->c[a], q->c[b], q->len[a]) < 0;
+            if (!less)
+                break;
+            order[i] = order[i - 1];
+            i--;
+        }
+        order[i] = j;
+    }
+    int n = 0;
+    for (int x = 0; x < NF; x++)
+        key[n++] = q->h[x];
+    for (int i = 0; i < q->npiles; i++) {
+        int j = order[i];
+        key[n++] = q->len[j];
+        memcpy(key + n, q->c[j], q->len[j]);
+        n += q->len[j];
+    }
+    return n;
+}
+
+static inline int
+relax_complete(const uint8_t *h)
+{
+    return h[0] == COMPLETE && h[1] == COMPLETE && h[2] == COMPLETE && h[3] == COMPLETE;
+}
+
+/* solver._greedy_clears: a quick witness (1: the relaxation clears everything) */
+static int
+greedy_clears(Relax q, const int *free0)
+{
+    int free[14];
+    memcpy(free, free0, sizeof free);
+    int progressed = 1;
+    while (progressed) {
+        progressed = 0;
+        for (int x = 0; x < NF; x++) {
+            int r = WANT[x][q.h[x]];
+            while (r) {
+                int j;
+                for (j = 0; j < q.npiles; j++) {
+                    int len = q.len[j];
+                    if (len && (q.c[j][len - 1] & 15) == r && !(q.c[j][len - 1] >> (4 + x) & 1)) {
+                        q.len[j]--;
+                        break;
+                    }
+                }
+                if (j == q.npiles) {
+                    if (free[r] <= 0)
+                        break;
+                    free[r]--;
+                }
+                q.h[x]++;
+                r = WANT[x][q.h[x]];
+                progressed = 1;
+            }
+        }
+    }
+    return relax_complete(q.h);
+}
+
+static inline int
+relax_want(const uint8_t *h, int r)
+{
+    return (WANT[0][h[0]] == r) | (WANT[1][h[1]] == r) << 1 | (WANT[2][h[2]] == r) << 2
+           | (WANT[3][h[3]] == r) << 3;
+}
+
+static inline int
+relax_need(const uint8_t *h, int r)
+{
+    return (POS[0][r] >= h[0]) | (POS[1][r] >= h[1]) << 1 | (POS[2][r] >= h[2]) << 2
+           | (POS[3][r] >= h[3]) << 3;
+}
+
+/* solver._relaxed: 1, 0, or -1 when out of memory */
+static int
+relaxed(Relax q, int *free, int *counts)
+{
+    int took[64], ntook = 0, result;
+    /* free copies first: they never hurt; then forced pile plays; then branch */
+    for (;;) {
+        int progressed = 0;
+        for (int x = 0; x < NF; x++) {
+            int r = WANT[x][q.h[x]];
+            while (r && !counts[r] && free[r] > 0) {
+                free[r]--;
+                took[ntook++] = r;
+                q.h[x]++;
+                r = WANT[x][q.h[x]];
+                progressed = 1;
+            }
+        }
+        if (!progressed)
+            break;
+    }
+    if (relax_complete(q.h)) {
+        result = 1;
+        goto done;
+    }
+    uint8_t key[KEYMAX];
+    int klen = relax_key(&q, key), val;
+    uint32_t hash = key_hash(key, klen);
+    if (table_get(&RELAXED, key, klen, hash, &val)) {
+        result = val;
+        goto done;
+    }
+    int moves[4 * NF + NF][2], nmoves = 0, forced = 0;
+    result = -2; /* not known yet */
+    for (int j = 0; j < q.npiles; j++) {
+        int len = q.len[j];
+        if (!len)
+            continue;
+        int top = q.c[j][len - 1], r = top & 15, marks = top >> 4;
+        int need = relax_need(q.h, r);
+        if (!(need & ~marks)) {
+            result = 0;
+            break;
+        }
+        int want = relax_want(q.h, r);
+        if (want == need) {
+            nmoves = 0;
+            for (int x = 0; x < NF; x++)
+                if ((need >> x & 1) && !(marks >> x & 1)) {
+                    moves[nmoves][0] = x;
+                    moves[nmoves++][1] = j;
+                }
+            forced = 1;
+            break;
+        }
+        int again = 0;
+        for (int i = 0; i < j && !again; i++)
+            again = q.len[i] == len && memcmp(q.c[i], q.c[j], len) == 0;
+        if (again)
+            continue;
+        for (int x = 0; x < NF; x++)
+            if ((want >> x & 1) && !(marks >> x & 1)) {
+                moves[nmoves][0] = x;
+                moves[nmoves++][1] = j;
+            }
+    }
+    if (result == -2) {
+        if (!forced) {
+            int covered = 0;
+            for (int i = 0; i < nmoves; i++)
+                covered |= 1 << moves[i][0];
+            for (int x = 0; x < NF; x++) {
+                int r = WANT[x][q.h[x]];
+                if (r && !(covered >> x & 1) && free[r] > 0) {
+                    moves[nmoves][0] = x;
+                    moves[nmoves++][1] = -1;
+                }
+            }
+        }
+        result = 0;
+        for (int i = 0; i < nmoves && !result; i++) {
+            int x = moves[i][0], j = moves[i][1];
+            Relax child = q;
+            child.h[x]++;
+            if (j < 0) {
+                int r = WANT[x][q.h[x]];
+                free[r]--;
+                result = relaxed(child, free, counts);
+                free[r]++;
+            }
+            else {
+                int r = q.c[j][q.len[j] - 1] & 15;
+                child.len[j]--;
+                counts[r]--;
+                result = relaxed(child, free, counts);
+                counts[r]++;
+            }
+        }
+    }
+    if (result >= 0 && table_put(&RELAXED, key, klen, hash, result) < 0)
+        result = -1;
+done:
+    for (int i = 0; i < ntook; i++)
+        free[took[i]]++;
+    return result;
+}
+
+/* solver.relaxed_winnable on the position's heights and piles: 1, 0, or -1 out of memory */
+static int
+relaxed_winnable(const Pos *p, int npiles)
+{
+    Relax q;
+    memcpy(q.h, p->h, NF);
+    q.npiles = npiles;
+    for (int j = 0; j < npiles; j++) {
+        q.len[j] = p->len[j];
+        memcpy(q.c[j], p->c[j], p->len[j]);
+    }
+    uint8_t key[KEYMAX];
+    int klen = relax_key(&q, key), val;
+    uint32_t hash = key_hash(key, klen);
+    if (table_get(&RELAXED, key, klen, hash, &val))
+        return val;
+    int counts[14] = {0}, free[14] = {0};
+    for (int j = 0; j < npiles; j++)
+        for (int i = 0; i < q.len[j]; i++)
+            counts[q.c[j][i] & 15]++;
+    for (int r = 1; r < 14; r++)
+        free[r] = (POS[0][r] >= q.h[0]) + (POS[1][r] >= q.h[1]) + (POS[2][r] >= q.h[2])
+                  + (POS[3][r] >= q.h[3]) - counts[r];
+    if (greedy_clears(q, free))
+        return 1;
+    if (RELAXED.count >= RELAXED_LIMIT) {
+        table_free(&RELAXED);
+        if (table_init(&RELAXED) < 0)
+            return -1;
+    }
+    int got = relaxed(q, free, counts);
+    if (got >= 0 && table_put(&RELAXED, key, klen, hash, got) < 0)
+        return -1;
+    return got;
 }
 
 /* ---- the moves -------------------------------------------------------------------------- */
@@ -719,6 +965,22 @@ dfs(Core *s, Pos pos, int allow)
         s->npath = mark;
         return got == PROVED ? LOST : CUT;
     }
+    if (got >= 0 && s->relax) {
+        /* searched before and failed: worth the relaxation's price now */
+        int ok = relaxed_winnable(p, s->npiles);
+        if (ok < 0) {
+            PyErr_NoMemory();
+            return R_ERROR;
+        }
+        if (!ok) {
+            s->npath = mark;
+            if (store(s, key, klen, hash, PROVED) < 0) {
+                PyErr_NoMemory();
+                return R_ERROR;
+            }
+            return LOST;
+        }
+    }
     int moves[4 * NF + NF + MAXPILES], nmoves;
     if (nforced > 1) {
         memcpy(moves, forced, nforced * sizeof(int));
@@ -1003,7 +1265,8 @@ py_rollouts(PyObject *Py_UNUSED(module), PyObject *args)
 static PyObject *
 py_clear_fronts(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(ignored))
 {
-    if (fronts_start(&FR) < 0)
+    table_free(&RELAXED);
+    if (fronts_start(&FR) < 0 || table_init(&RELAXED) < 0)
         return PyErr_NoMemory();
     Py_RETURN_NONE;
 }
@@ -1014,7 +1277,7 @@ static PyMethodDef module_methods[] = {
      "sum, in order, of blind._rollout's scores from this position (heights: 4 bytes; piles: a "
      "tuple of bytes, ranks bottom first; waste: a rank or 0) over the stock orders (bytes)."},
     {"clear_fronts", py_clear_fronts, METH_NOARGS,
-     "Empty the single-pile relaxation's cache of fronts (solver.clear_caches)."},
+     "Empty the caches of fronts and of the free-stock relaxation's verdicts (solver.clear_caches)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1043,12 +1306,13 @@ Core_dealloc(Core *s)
 static int
 Core_init(Core *s, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"stock", "piles", "tt_max", NULL};
+    static char *kwlist[] = {"stock", "piles", "tt_max", "relax", NULL};
     Py_buffer stock;
-    int npiles;
+    int npiles, relax = 0;
     long tt_max;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*il", kwlist, &stock, &npiles, &tt_max))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*il|p", kwlist, &stock, &npiles, &tt_max, &relax))
         return -1;
+    s->relax = relax;
     int ok = stock.len <= MAXP && npiles >= 1 && npiles <= MAXPILES && tt_max > 0;
     const uint8_t *st = stock.buf;
     for (Py_ssize_t i = 0; ok && i < stock.len; i++)
@@ -1203,7 +1467,7 @@ static PyMethodDef Core_methods[] = {
 static PyTypeObject CoreType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "musical_cli.games.calculation._search.Core",
-    .tp_doc = "Core(stock, piles, tt_max): solver._Search's search in C, node for node, with "
+    .tp_doc = "Core(stock, piles, tt_max, relax=False): solver._Search's search in C, node for node, with "
               "its own transposition table (kept across dfs calls).",
     .tp_basicsize = sizeof(Core),
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -1240,7 +1504,7 @@ PyInit__search(void)
                 if (c && t && POS[x][t] == POS[x][c] + 1)
                     SUCC[c][t] |= 1 << x;
         }
-    if (fronts_start(&FR) < 0) {
+    if (fronts_start(&FR) < 0 || table_init(&RELAXED) < 0) {
         PyErr_NoMemory();
         return NULL;
     }

@@ -639,8 +639,8 @@ class _CoreSearch(_Search):
     so the same verdict, line and node count (tests/test_calculation_core.py checks it). The
     core keeps its own transposition table (the same two generations of TABLE_ENTRIES), kept
     across calls as this class's dicts are; ``tick`` is this object's, called every 256 nodes.
-    Without the free-stock relaxation: :func:`make_search` gives the Python search when it is
-    asked for."""
+    The free-stock relaxation on revisits (``relax_revisits``) is in the core too; on the last
+    RELAX_STOCK stock cards it is not (:func:`make_search` gives the Python search then)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -648,7 +648,7 @@ class _CoreSearch(_Search):
 
     def dfs(self, h, piles, wr, k, allow):
         if self.core is None:  # the number of piles is the position's
-            self.core = CORE.Core(bytes(self.stock), len(piles), TABLE_ENTRIES)
+            self.core = CORE.Core(bytes(self.stock), len(piles), TABLE_ENTRIES, self.relax_revisits)
         got = self.core.dfs(self, bytes(h), tuple(p.to_bytes((p.bit_length() + 7) >> 3, "big") for p in piles),
                             wr, k, allow)
         self.path[:] = self.core.line() if got == WON else ()
@@ -661,12 +661,13 @@ class _CoreSearch(_Search):
 def make_search(stock: tuple[int, ...], budget: float | None,
                 progress: Callable[[int, float], None] | None = None, max_nodes: int | None = None,
                 core: bool = True, relax: bool = False) -> _Search:
-    """The search against this stock order: the C core's when it is built (and ``core``) and
-    the free-stock relaxation is not wanted (``relax``: on revisits, as :class:`RankSolver`
-    uses it), else the Python one."""
-    if core and CORE is not None and not relax:
-        return _CoreSearch(stock, budget, progress, max_nodes)
-    search = _Search(stock, budget, progress, max_nodes)
+    """The search against this stock order: the C core's when it is built (and ``core``), else
+    the Python one. ``relax``: the free-stock relaxation on revisits, as :class:`RankSolver`
+    uses it."""
+    if core and CORE is not None and RELAX_STOCK < 0:
+        search = _CoreSearch(stock, budget, progress, max_nodes)
+    else:
+        search = _Search(stock, budget, progress, max_nodes)
     if relax:
         search.relax_stock = -1
         search.relax_revisits = True
@@ -761,7 +762,7 @@ class RankSolver:
         self.stock = tuple(stock)
         self.allow = 0 if lds else PROVED - 1
         self.max_nodes = max_nodes
-        # relax: the positions asked about are small and often lost: relax on revisits (Python)
+        # relax: the positions asked about are small and often lost: relax on revisits
         self.search = make_search(self.stock, None, None, max_nodes, core, relax)
 
     def solve(self, heights, piles, waste: int) -> str:
