@@ -77,6 +77,15 @@ stricter).
 Not used, because they lose winnable positions (the issue): playing a pile top as soon as a
 foundation wants it, and always sending a turned card to a foundation that wants it. The
 heuristic *tries* those first; it never relies on them.
+
+The C core
+----------
+``_search.c`` (:class:`_CoreSearch`, chosen by :func:`make_search`) is a transcription of
+:meth:`_Search.dfs` with everything it calls, the free-stock relaxation on revisits included:
+the same nodes in the same order, so the same verdict, line and node count, and the same
+soundness arguments (the ones above). It is optional (built when the machine has a C compiler;
+MUSICAL_PURE_PYTHON turns it off) and about 35 times faster (``bench/calculation.py --player
+speed``). The same module plays the blind player's rollouts (``rollouts``).
 """
 
 from __future__ import annotations
