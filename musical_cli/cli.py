@@ -737,6 +737,9 @@ def _print_stats(args: argparse.Namespace, report) -> None:
     print(f"  won      {pct(report.won)}")
     print(f"  lost     {pct(report.lost)}")
     print(f"  unknown  {pct(report.unknown)}")
+    low, high = report.interval
+    print(f"  win rate 95% interval {100 * low:.1f}% to {100 * high:.1f}% (Wilson; unknown deals "
+          "counted as lost, then as won)")
     if game.has_greedy:
         print(f"  greedy   {pct(report.greedy_won)}  won by {game.greedy_text}")
     total = "summed" if args.from_files else "in all"

@@ -75,6 +75,16 @@ class StatsReport:
     results: list[DealResult] = field(default_factory=list)
     interrupted: bool = False
 
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The win rate's 95% interval, as the Solvitaire study gives it: the Wilson interval's
+        lower bound with every undecided deal counted as lost, its upper bound with every one
+        counted as won. So the true rate over deals like these lies in it whatever the undecided
+        deals turn out to be (at 95% confidence), and the interval narrows as they are decided."""
+        low, _ = wilson(self.won, self.deals)
+        _, high = wilson(self.won + self.unknown, self.deals)
+        return low, high
+
     def to_json(self) -> dict:
         return {
             "game": self.game,
@@ -84,10 +94,30 @@ class StatsReport:
             "won": self.won,
             "lost": self.lost,
             "unknown": self.unknown,
+            "interval": [round(v, 4) for v in self.interval],
             "greedy_won": self.greedy_won,
             "seconds": {"total": round(self.seconds_total, 3), "median": round(self.median, 3),
                         "p90": round(self.p90, 3), "max": round(self.max, 3)},
         }
+
+
+Z95 = 1.959963984540054  # the standard normal's 97.5th percentile: a two-sided 95% interval
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for ``k`` successes in ``n`` trials, as fractions. Unlike the
+    normal approximation it stays within [0, 1] and is not empty at k = 0 or k = n. With no trial
+    nothing is known: (0, 1)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = k / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    # At k = 0 (or k = n) the bound is exactly 0 (1); rounding must not make it cross.
+    low = 0.0 if k <= 0 else max(0.0, centre - half)
+    high = 1.0 if k >= n else min(1.0, centre + half)
+    return low, high
 
 
 def _json_value(text: str):

@@ -45,6 +45,11 @@ def pytest_terminal_summary(terminalreporter):
     else:
         line = "musical solver tested: pure Python (no C core importable here)"
     terminalreporter.write_line(line)
+    from musical_cli.games.calculation import solver as calculation
+
+    core = calculation.CORE
+    terminalreporter.write_line("calculation solver tested: " + (f"its C core ({core.__file__})" if core is not None
+                                                                 else "pure Python"))
 
 
 # --- hand-built positions --------------------------------------------------------------------

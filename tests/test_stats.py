@@ -18,7 +18,8 @@ def check_report(rep: StatsReport, n: int, redeals) -> None:
     assert rep.greedy_won <= rep.won
     data = rep.to_json()
     # One shape for every game: the game, its rule options (from its declarations), the player.
-    assert list(data) == ["game", "redeals", "player", "deals", "won", "lost", "unknown", "greedy_won", "seconds"]
+    assert list(data) == ["game", "redeals", "player", "deals", "won", "lost", "unknown", "interval",
+                          "greedy_won", "seconds"]
     assert (data["game"], data["player"]) == ("musical", "solver")
     assert list(data["seconds"]) == ["total", "median", "p90", "max"]
     assert data["deals"] == n

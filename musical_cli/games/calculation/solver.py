@@ -77,17 +77,39 @@ stricter).
 Not used, because they lose winnable positions (the issue): playing a pile top as soon as a
 foundation wants it, and always sending a turned card to a foundation that wants it. The
 heuristic *tries* those first; it never relies on them.
+
+The C core
+----------
+``_search.c`` (:class:`_CoreSearch`, chosen by :func:`make_search`) is a transcription of
+:meth:`_Search.dfs` with everything it calls, the free-stock relaxation on revisits included:
+the same nodes in the same order, so the same verdict, line and node count, and the same
+soundness arguments (the ones above). It is optional (built when the machine has a C compiler;
+MUSICAL_PURE_PYTHON turns it off) and about 35 times faster (``bench/calculation.py --player
+speed``). The same module plays the blind player's rollouts (``rollouts``).
 """
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 
 from ...moves import DEAL, F, Move, P, Transfer, W
 from .rules import SEQUENCES, CalculationState
 
-__all__ = ["solve_calculation", "TABLE_ENTRIES", "MAX_STEP"]
+# The C core (_search.c): the same search node for node (:class:`_CoreSearch`), many times faster.
+# It is built when the machine has a C compiler and is optional; MUSICAL_PURE_PYTHON (non-empty)
+# turns it off, as for Musical's. CORE is None when the search runs in Python.
+CORE = None
+if not os.environ.get("MUSICAL_PURE_PYTHON"):
+    try:
+        from . import _search
+    except ImportError:  # no compiler when it was installed: the pure-Python search
+        pass
+    else:
+        CORE = _search
+
+__all__ = ["solve_calculation", "TABLE_ENTRIES", "MAX_STEP", "CORE", "make_search"]
 
 TABLE_ENTRIES = 600_000  # per generation; two generations: about 300 MB at the very most
 # The free-stock relaxation costs much more than a node: it is tried at every step once at most
@@ -236,6 +258,8 @@ def clear_caches() -> None:
     _FRONTS.clear()
     _FRONTS[0] = (TOP,)
     _RELAXED.clear()
+    if CORE is not None:
+        CORE.clear_fronts()  # the core's own cache of fronts
 
 
 def _greedy_clears(h: tuple[int, ...], piles: tuple[int, ...], free: list[int]) -> bool:
@@ -619,6 +643,46 @@ class _Search:
         return [(M_WP, j) for _, j in scored]
 
 
+class _CoreSearch(_Search):
+    """:class:`_Search` whose :meth:`dfs` runs in the C core: the same nodes in the same order,
+    so the same verdict, line and node count (tests/test_calculation_core.py checks it). The
+    core keeps its own transposition table (the same two generations of TABLE_ENTRIES), kept
+    across calls as this class's dicts are; ``tick`` is this object's, called every 256 nodes.
+    The free-stock relaxation on revisits (``relax_revisits``) is in the core too; on the last
+    RELAX_STOCK stock cards it is not (:func:`make_search` gives the Python search then)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.core = None
+
+    def dfs(self, h, piles, wr, k, allow):
+        if self.core is None:  # the number of piles is the position's
+            self.core = CORE.Core(bytes(self.stock), len(piles), TABLE_ENTRIES, self.relax_revisits)
+        got = self.core.dfs(self, bytes(h), tuple(p.to_bytes((p.bit_length() + 7) >> 3, "big") for p in piles),
+                            wr, k, allow)
+        self.path[:] = self.core.line() if got == WON else ()
+        return got
+
+    def tt_size(self) -> tuple[int, int]:
+        return self.core.tt_size() if self.core is not None else (0, 0)
+
+
+def make_search(stock: tuple[int, ...], budget: float | None,
+                progress: Callable[[int, float], None] | None = None, max_nodes: int | None = None,
+                core: bool = True, relax: bool = False) -> _Search:
+    """The search against this stock order: the C core's when it is built (and ``core``), else
+    the Python one. ``relax``: the free-stock relaxation on revisits, as :class:`RankSolver`
+    uses it."""
+    if core and CORE is not None and RELAX_STOCK < 0:
+        search = _CoreSearch(stock, budget, progress, max_nodes)
+    else:
+        search = _Search(stock, budget, progress, max_nodes)
+    if relax:
+        search.relax_stock = -1
+        search.relax_revisits = True
+    return search
+
+
 LATE = 30  # the heuristic's guess of when a buried card is at hand
 EMPTY = 3
 
@@ -648,14 +712,15 @@ def _engine_line(path: list[tuple], root_waste: bool, root_deal: bool) -> tuple[
 
 def solve_calculation(state: CalculationState, budget: float | None,
                       progress: Callable[[int, float], None] | None = None,
-                      max_nodes: int | None = None) -> tuple[str, tuple[Move, ...], int]:
+                      max_nodes: int | None = None, core: bool = True) -> tuple[str, tuple[Move, ...], int]:
     """Search ``state`` (any Calculation position) with the stock order known.
 
     Returns ``(result, moves, nodes)``: ``result`` is "won" (``moves`` is a winning line from
     ``state``, engine moves with every ``d``), "lost" (no line wins; ``moves`` is empty) or
     "unknown" (``budget`` seconds or ``max_nodes`` nodes ran out; None means no limit). ``progress(nodes, seconds)`` is
     called now and then; whatever it raises (KeyboardInterrupt to cancel) propagates.
-    Deterministic: the same position always gives the same answer and line (budget permitting).
+    Deterministic: the same position always gives the same answer and line (budget permitting),
+    with the C core or without (``core`` False: the Python search, the reference).
     """
     h = tuple(len(f) for f in state.foundations)
     stock = _ranks(state.stock)
@@ -673,7 +738,7 @@ def solve_calculation(state: CalculationState, budget: float | None,
         root_deal = True
     else:
         wr = 0
-    search = _Search(stock, budget, progress, max_nodes)
+    search = make_search(stock, budget, progress, max_nodes, core)
     try:
         got = _iterate(search, (h, tuple(piles), wr, 0))
     except _Timeout:
@@ -701,14 +766,13 @@ class RankSolver:
     bottom first; ``waste`` is a rank or 0 (then the next stock card is dealt first); the stock
     is top first. ``max_nodes`` bounds each question; past it the answer is "unknown"."""
 
-    def __init__(self, stock, max_nodes: int | None = None, lds: bool = True, relax: bool = True):
+    def __init__(self, stock, max_nodes: int | None = None, lds: bool = True, relax: bool = True,
+                 core: bool = True):
         self.stock = tuple(stock)
         self.allow = 0 if lds else PROVED - 1
         self.max_nodes = max_nodes
-        self.search = _Search(self.stock, None, None, max_nodes)
-        if relax:  # the positions asked about are small and often lost: relax on revisits
-            self.search.relax_stock = -1
-            self.search.relax_revisits = True
+        # relax: the positions asked about are small and often lost: relax on revisits
+        self.search = make_search(self.stock, None, None, max_nodes, core, relax)
 
     def solve(self, heights, piles, waste: int) -> str:
         search = self.search
