@@ -6,6 +6,7 @@ from setuptools import Extension, setup
 # (module, source): one line a core. .ci/run lists the same pairs.
 CORES = [
     ("musical_cli.games.musical._search", "musical_cli/games/musical/_search.c"),
+    ("musical_cli.games.crazy_quilt._search", "musical_cli/games/crazy_quilt/_search.c"),
 ]
 
 setup(ext_modules=[Extension(name, sources=[source], optional=True) for name, source in CORES])

@@ -32,19 +32,21 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 
 def pytest_terminal_summary(terminalreporter):
-    """Which search the Musical solver ran: its C core or the pure-Python fallback (an install
-    without a compiler; ``python -m pytest``, which imports the package from the source tree,
-    where ``pip install .`` leaves no compiled module), even with -q."""
+    """Which search the Musical and Crazy Quilt solvers ran: their C cores or the pure-Python
+    fallbacks (an install without a compiler; ``python -m pytest``, which imports the package from
+    the source tree, where ``pip install .`` leaves no compiled module), even with -q."""
+    from musical_cli.games.crazy_quilt import solver as quilt_solver
     from musical_cli.games.musical import solver
 
-    core = getattr(solver, "CORE", None)
-    if core is not None:
-        line = f"musical solver tested: its C core ({core.__file__})"
-    elif os.environ.get("MUSICAL_PURE_PYTHON"):
-        line = "musical solver tested: pure Python (MUSICAL_PURE_PYTHON is set)"
-    else:
-        line = "musical solver tested: pure Python (no C core importable here)"
-    terminalreporter.write_line(line)
+    for name, module in (("musical", solver), ("crazy quilt", quilt_solver)):
+        core = getattr(module, "CORE", None)
+        if core is not None:
+            line = f"{name} solver tested: its C core ({core.__file__})"
+        elif os.environ.get("MUSICAL_PURE_PYTHON"):
+            line = f"{name} solver tested: pure Python (MUSICAL_PURE_PYTHON is set)"
+        else:
+            line = f"{name} solver tested: pure Python (no C core importable here)"
+        terminalreporter.write_line(line)
 
 
 # --- hand-built positions --------------------------------------------------------------------
