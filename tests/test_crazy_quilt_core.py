@@ -158,3 +158,18 @@ def test_switches_off_run_the_python_search():
     except S.Timeout:
         pass
     assert not hasattr(s, "core")
+
+
+@needs_core
+def test_a_finished_search_is_freed():
+    """The core holds the clock only while it runs: a search and its table are freed as soon as
+    nothing refers to them (a cycle through the core would keep every table of a process)."""
+    import weakref
+
+    state = CRAZY_QUILT.opening(DealNumber(3), RULE_SETS["quilt"])
+    s = S.make_search(state, None, None, 2000)
+    with pytest.raises(S.Timeout):
+        s.run()
+    gone = weakref.ref(s)
+    del s
+    assert gone() is None

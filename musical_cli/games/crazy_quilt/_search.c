@@ -1164,6 +1164,8 @@ move_tuple(const Mv *m)
     }
 }
 
+static PyObject *run_iterations(Core *c);
+
 /* run(tick) -> ("won", moves) | ("lost", []) | None (cut by depth: undecided); tick(nodes) is
  * called every clock_every nodes and what it raises is raised. */
 static PyObject *
@@ -1174,6 +1176,16 @@ Core_run(Core *c, PyObject *tick)
         return NULL;
     }
     Py_XSETREF(c->tick, Py_NewRef(tick));
+    PyObject *got = run_iterations(c);
+    /* tick is usually a closure over the Python object that holds this core: keeping it would
+     * make a cycle that nothing collects (this type is not tracked by the garbage collector) */
+    Py_CLEAR(c->tick);
+    return got;
+}
+
+static PyObject *
+run_iterations(Core *c)
+{
     for (int it = 0; it <= c->lds + 1; it++) {
         int d = it <= c->lds ? it : INF;
         c->states[0] = c->root;
