@@ -35,12 +35,18 @@ ROWS = {
     "b4": ("Calculation, 4 piles, blind player", ["--game", "calculation", "--player", "blind"]),
     "b3": ("Calculation, 3 piles, blind player", ["--game", "calculation", "--piles", "3", "--player", "blind"]),
     "b0": ("Calculation, no bases, blind player", ["--game", "calculation", "--no-bases", "--player", "blind"]),
+    "q1": ("Crazy Quilt, 1 redeal", ["--game", "crazy-quilt", "--redeals", "1"]),
+    "q2": ("Indian Carpet (Crazy Quilt, 2 redeals)", ["--game", "crazy-quilt", "--redeals", "2"]),
+    "qr": ("Persian Rug (Crazy Quilt, reserves)", ["--game", "crazy-quilt", "--reserves"]),
 }
+# Rows with their own node limit: Crazy Quilt's search runs in its C core (docs/crazy-quilt-solver.md),
+# where 3,000,000 nodes are about 4-10 s of one core (about 90 minutes in its Python search).
+ROW_NODES = {"q1": 3_000_000, "q2": 3_000_000, "qr": 3_000_000}
 
 
 def command(name: str, deals: str = "1-10000", musical: str = "musical") -> list[str]:
     flags = ROWS[name][1]
-    limit = [] if "blind" in flags else ["--nodes", str(NODES)]
+    limit = [] if "blind" in flags else ["--nodes", str(ROW_NODES.get(name, NODES))]
     return [musical, "stats", deals, *flags, *limit, "--out", f"{name}.jsonl"]
 
 
