@@ -7,6 +7,7 @@ from setuptools import Extension, setup
 CORES = [
     ("musical_cli.games.musical._search", "musical_cli/games/musical/_search.c"),
     ("musical_cli.games.calculation._search", "musical_cli/games/calculation/_search.c"),
+    ("musical_cli.games.crazy_quilt._search", "musical_cli/games/crazy_quilt/_search.c"),
 ]
 
 setup(ext_modules=[Extension(name, sources=[source], optional=True) for name, source in CORES])

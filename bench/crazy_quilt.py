@@ -7,6 +7,7 @@
     python bench/crazy_quilt.py --hints 300 --no-deals   # solve time on positions from real games
     python bench/crazy_quilt.py --cpu --budget 10 --range 1-200 --variants quilt --games 0 --each
     python bench/crazy_quilt.py --hints 300 --hint-command --no-deals --games 0 [--again]
+    python bench/crazy_quilt.py --speed 20000 --range 1-20 --no-deals --games 0
 
 (a) Engine: random legal games (``random.Random(seed)``) through the public API only
     (``legal_moves`` + ``apply``), legal moves applied per second, for each variant.
@@ -20,6 +21,10 @@
     the shell's whole ``hint`` command (its own budgets, and on a loss the search for how far to
     undo) on the same positions, and what kind of answer it gave; with ``--again`` also the
     second ``hint`` where the first left its answer open (the long search).
+
+(d) With ``--speed NODES``: the C core and the Python search on the same nodes (each deal of the
+    range searched to NODES nodes by both, every variant), CPU seconds of each and positions a
+    CPU second, and whether they agreed (verdict and node count). Needs the core built.
 
 ``--cpu``: budgets and times in CPU seconds of this process (the solver's clock is given
 ``time.process_time``), so that a loaded machine does not change the figures; ``--each``: one
@@ -47,6 +52,7 @@ except ImportError:  # run from a checkout without installing
     from musical_cli.deals import DealNumber
 
 from musical_cli.deals import parse_deal_range
+from musical_cli.games.crazy_quilt import solver as quilt_solver
 from musical_cli.games.crazy_quilt.rules import CRAZY_QUILT, CrazyQuiltRules
 from musical_cli.games.crazy_quilt.solver import greedy_wins, search
 from musical_cli.stats import percentile
@@ -185,6 +191,37 @@ def bench_hints(count: int, seed: int, budget: float, command: bool, again: bool
     print(f"    peak memory {peak_mb():.0f} MB")
 
 
+def bench_speed(deals: list[DealNumber], nodes: int, variants: list[str]) -> None:
+    if quilt_solver.CORE is None:
+        print("\n(d) speed: no C core here (not built, or MUSICAL_PURE_PYTHON)")
+        return
+    for key in variants:
+        title, rules = VARIANTS[key]
+        cpu = {False: 0.0, True: 0.0}
+        count = {False: 0, True: 0}
+        agree = 0
+        for deal in deals:
+            state = CRAZY_QUILT.opening(deal, rules)
+            got = {}
+            for core in (False, True):
+                s = quilt_solver.make_search(state, None, None, nodes, core)
+                t0 = time.process_time()
+                try:
+                    result = s.run()
+                except quilt_solver.Timeout:
+                    result = "unknown"
+                cpu[core] += time.process_time() - t0
+                count[core] += s.nodes
+                got[core] = (result, s.nodes)
+            agree += got[False] == got[True]
+        py = count[False] / max(cpu[False], 1e-9)
+        c = count[True] / max(cpu[True], 1e-9)
+        print(f"\n(d) {title}: deals {deals[0]}-{deals[-1]}, up to {nodes:,} nodes each: Python "
+              f"{count[False]:,} positions in {cpu[False]:.2f} CPU s ({py:,.0f} a second), C core "
+              f"{count[True]:,} in {cpu[True]:.3f} CPU s ({c:,.0f} a second): {c / max(py, 1e-9):.0f} times; "
+              f"the same verdict and nodes on {agree} of {len(deals)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--range", default="1-50", help="deal numbers, A-B (default 1-50)")
@@ -198,6 +235,8 @@ def main() -> None:
                         help="with --hint-command: where a hint leaves its answer open, time 'hint' again")
     parser.add_argument("--cpu", action="store_true", help="budgets and times in CPU seconds of this process")
     parser.add_argument("--each", action="store_true", help="one line a deal")
+    parser.add_argument("--speed", type=int, default=0, metavar="NODES",
+                        help="(d): the C core against the Python search, NODES nodes a deal")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if args.cpu:
@@ -208,6 +247,8 @@ def main() -> None:
     if not args.no_deals:
         bench_deals(parse_deal_range(args.range), args.budget, [v.strip() for v in args.variants.split(",")],
                     args.each)
+    if args.speed:
+        bench_speed(parse_deal_range(args.range), args.speed, [v.strip() for v in args.variants.split(",")])
     if args.hints:
         bench_hints(args.hints, args.seed, 1.0, args.hint_command, args.again)
     print(f"\nload average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

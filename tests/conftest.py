@@ -32,24 +32,22 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 
 def pytest_terminal_summary(terminalreporter):
-    """Which search the Musical solver ran: its C core or the pure-Python fallback (an install
-    without a compiler; ``python -m pytest``, which imports the package from the source tree,
-    where ``pip install .`` leaves no compiled module), even with -q."""
+    """Which search the Musical, Crazy Quilt and Calculation solvers ran: their C cores or the pure-Python
+    fallbacks (an install without a compiler; ``python -m pytest``, which imports the package from
+    the source tree, where ``pip install .`` leaves no compiled module), even with -q."""
+    from musical_cli.games.calculation import solver as calculation
+    from musical_cli.games.crazy_quilt import solver as quilt_solver
     from musical_cli.games.musical import solver
 
-    core = getattr(solver, "CORE", None)
-    if core is not None:
-        line = f"musical solver tested: its C core ({core.__file__})"
-    elif os.environ.get("MUSICAL_PURE_PYTHON"):
-        line = "musical solver tested: pure Python (MUSICAL_PURE_PYTHON is set)"
-    else:
-        line = "musical solver tested: pure Python (no C core importable here)"
-    terminalreporter.write_line(line)
-    from musical_cli.games.calculation import solver as calculation
-
-    core = calculation.CORE
-    terminalreporter.write_line("calculation solver tested: " + (f"its C core ({core.__file__})" if core is not None
-                                                                 else "pure Python"))
+    for name, module in (("musical", solver), ("crazy quilt", quilt_solver), ("calculation", calculation)):
+        core = getattr(module, "CORE", None)
+        if core is not None:
+            line = f"{name} solver tested: its C core ({core.__file__})"
+        elif os.environ.get("MUSICAL_PURE_PYTHON"):
+            line = f"{name} solver tested: pure Python (MUSICAL_PURE_PYTHON is set)"
+        else:
+            line = f"{name} solver tested: pure Python (no C core importable here)"
+        terminalreporter.write_line(line)
 
 
 # --- hand-built positions --------------------------------------------------------------------

@@ -123,3 +123,64 @@ def test_ci_checks_every_core_that_setup_py_builds(monkeypatch):
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     listed = set(re.findall(r'^\s+"(musical_cli\S+) (\S+\.c)"$', ci.split("cores=(", 1)[1].split(")", 1)[0], re.M))
     assert listed == built
+
+
+# --- the Crazy Quilt solver's core (musical_cli/games/crazy_quilt/_search.c), chosen the same way
+
+QUILT_CORE = "musical_cli.games.crazy_quilt._search"
+QUILT_SOURCE = "musical_cli/games/crazy_quilt/_search.c"
+QUILT_BUILT = importlib.util.find_spec(QUILT_CORE) is not None
+needs_quilt_source = pytest.mark.skipif(not (ROOT / QUILT_SOURCE).exists(),
+                                        reason=f"no C core in this tree ({QUILT_SOURCE})")
+needs_quilt_core = pytest.mark.skipif(not QUILT_BUILT, reason="the Crazy Quilt C core is not built here")
+QUILT_CHOSEN = """
+from musical_cli.games.crazy_quilt import solver
+print(solver.CORE.__name__ if solver.CORE is not None else None)
+"""
+QUILT_BLOCK = BLOCK.replace(repr(CORE), repr(QUILT_CORE))
+
+
+@needs_quilt_source
+def test_the_quilt_core_is_chosen_exactly_when_it_is_built(tmp_path):
+    assert run_python(QUILT_CHOSEN, tmp_path=tmp_path).stdout.split() == [QUILT_CORE if QUILT_BUILT else "None"]
+
+
+@needs_quilt_source
+@needs_quilt_core
+@pytest.mark.parametrize("value", ["1", "0", "yes"])
+def test_a_non_empty_musical_pure_python_forces_the_quilt_fallback(tmp_path, value):
+    assert run_python(QUILT_CHOSEN, pure=value, tmp_path=tmp_path).stdout.split() == ["None"]
+
+
+@needs_quilt_source
+def test_without_the_quilt_core_the_solver_falls_back_and_wins(tmp_path):
+    """As after an install without a compiler: the import fails, and the Crazy Quilt search
+    still finds a win that replays (search() replays it itself)."""
+    assert run_python(QUILT_BLOCK + QUILT_CHOSEN, tmp_path=tmp_path).stdout.split() == ["None"]
+    solve = QUILT_BLOCK + """
+from musical_cli.deals import DealNumber
+from musical_cli.games.crazy_quilt.rules import CRAZY_QUILT, CrazyQuiltRules
+from musical_cli.games.crazy_quilt.solver import search
+result, moves, nodes = search(CRAZY_QUILT.opening(DealNumber(1), CrazyQuiltRules(1)), None, nodes=50_000)
+print(result, len(moves) > 0)
+"""
+    assert run_python(solve, tmp_path=tmp_path).stdout.split() == ["won", "True"]
+
+
+def test_setup_py_declares_the_quilt_core():
+    setuptools = pytest.importorskip("setuptools")
+    seen: dict = {}
+    real = setuptools.setup
+    try:
+        setuptools.setup = lambda **kw: seen.update(kw)
+        cwd = os.getcwd()
+        os.chdir(ROOT)
+        try:
+            runpy.run_path(str(ROOT / "setup.py"), run_name="__main__")
+        finally:
+            os.chdir(cwd)
+    finally:
+        setuptools.setup = real
+    by_name = {ext.name: ext for ext in seen["ext_modules"]}
+    assert by_name[QUILT_CORE].sources == [QUILT_SOURCE]
+    assert by_name[QUILT_CORE].optional is True

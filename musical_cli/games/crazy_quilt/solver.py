@@ -111,12 +111,21 @@ and rules 4 and 6; a child proven lost is passed over (it cannot lead to a win),
 *live* child costs k. The test is lazy: an iteration with d discrepancies left tests children only
 until it has found d + 1 live ones.
 
+*The C core* (``_search.c``, :class:`CoreSearch`, chosen by :func:`make_search`): this search
+transcribed to C, the same nodes in the same order (the same children, scores and stable sorts,
+rules 1-6, the table cleared at ``TT_MAX`` entries, the clock's tick every ``CLOCK_EVERY``
+nodes), so the same verdict, line and node count, which tests/test_crazy_quilt_core.py checks
+on openings and positions of real games of every rule set; about 50 times as many positions a
+CPU second. It is optional: the package installs without a compiler and this module's search
+runs; ``MUSICAL_PURE_PYTHON=1`` turns it off. Its soundness is the arguments above.
+
 Every "won" line is replayed by the engine before it is reported (``musical_cli.solver`` does,
 and so does :func:`search` itself when called directly).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -133,6 +142,18 @@ from .rules import (
     is_progress,
     place_of,
 )
+
+# The C core (_search.c): the same search node for node, many times faster. It is built when the
+# machine has a C compiler and is optional; MUSICAL_PURE_PYTHON (non-empty) turns it off. CORE
+# is None when the search runs in Python.
+CORE = None
+if not os.environ.get("MUSICAL_PURE_PYTHON"):
+    try:
+        from . import _search
+    except ImportError:  # no compiler when it was installed: the pure-Python search
+        pass
+    else:
+        CORE = _search
 
 LDS_MAX = 3  # LDS iterations 0..LDS_MAX before the unlimited one
 TT_MAX = 1_500_000  # marks kept before the table is cleared (about 400 MB at most)
@@ -693,6 +714,55 @@ class Search:
             sys.setrecursionlimit(limit)
 
 
+class CoreSearch(Search):
+    """:class:`Search` run by the C core (``CORE.Core``): the same nodes in the same order, so
+    the same verdict, line and node count (tests/test_crazy_quilt_core.py checks it). The core
+    has the default rules only: with a switch of :class:`Search` turned off (as some tests
+    do), :meth:`run` is the Python one. Its clock is this object's :meth:`Search.tick`, called
+    every ``CLOCK_EVERY`` nodes, so budgets, node limits and progress reports are the same."""
+
+    NA = bytes(255 if a is None else a for a, _ in SHORT_NEIGHBOURS)
+    NB = bytes(255 if b is None else b for _, b in SHORT_NEIGHBOURS)
+
+    def defaults(self) -> bool:
+        return (self.safe == (not self.wrap) and self.stuck_rule and self.relax_rule and self.prefilter
+                and self.order and self.cost_index)
+
+    def run(self, lds: int = LDS_MAX) -> tuple[str, list]:
+        if not self.defaults():
+            return super().run(lds)
+        if self.persian:
+            occ, reserves, up, down = self.root
+            piles, left = tuple(reserves), 0
+        else:
+            occ, waste, stock, up, down, left = self.root
+            piles = (waste, stock)
+        core = CORE.Core(bytes(self.quilt), self.NA, self.NB, self.wrap, self.persian, self.safe, occ,
+                         up, down, piles, left, lds, DEPTH_MAX, CLOCK_EVERY, TT_MAX)
+        self.core = core
+
+        def tick(nodes: int) -> None:
+            self.nodes = nodes
+            self.tick()
+
+        try:
+            got = core.run(tick)
+        finally:
+            self.nodes = core.nodes()
+        if got is None:
+            raise Timeout  # cut by depth: undecided
+        return got
+
+
+def make_search(state: CrazyQuiltState, budget: float | None = None,
+                progress: Callable[[int, float], None] | None = None, max_nodes: int | None = None,
+                core: bool = True) -> Search:
+    """The search from ``state``: the C core's when it is built (and ``core``), else Python's."""
+    if core and CORE is not None:
+        return CoreSearch(state, budget, progress, max_nodes)
+    return Search(state, budget, progress, max_nodes)
+
+
 def search(state: CrazyQuiltState, budget: float | None = 10.0,
            progress: Callable[[int, float], None] | None = None,
            nodes: int | None = None) -> tuple[str, tuple[Move, ...], int]:
@@ -702,7 +772,7 @@ def search(state: CrazyQuiltState, budget: float | None = 10.0,
     outcome = CRAZY_QUILT.outcome(state)
     if outcome is not Outcome.IN_PLAY:
         return ("won" if outcome is Outcome.WON else "lost"), (), 0
-    s = Search(state, budget, progress, nodes)
+    s = make_search(state, budget, progress, nodes)
     try:
         result, line = s.run()
     except Timeout:

@@ -1,0 +1,1273 @@
+/* The Crazy Quilt search (solver.Search.run) in C.
+ *
+ * A transcription of solver.py's Search, made to be the same search node for node: the same
+ * iterations (limited-discrepancy search, then the unlimited one), the same children in the same
+ * order (the same scores, sorted stably), the same pruning rules (1 to 6, and the lazy test of
+ * children proven lost), the same transposition table (cleared when it holds tt_max entries, as
+ * the Python dict is), the same node count and the same calls to tick(nodes) every clock_every
+ * nodes. So it gives the same verdict, the same line and the same node count as the Python
+ * search, which tests/test_crazy_quilt_core.py checks on positions of real games of every rule
+ * set; the soundness arguments are the Python module's docstring. Only the speed differs.
+ * Without a C compiler the package installs without this module and solver.py uses its own
+ * search.
+ *
+ * A card is suit * 16 + rank, as in solver.py (never 0, so 0 means "no card"); the quilt is a
+ * 64-bit occupancy mask over the fixed opening quilt.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint64_t u64;
+
+#define CELLS 64
+#define NRES 8
+#define MAXP 112 /* cards in one pile (waste, stock, a reserve): there are 104 cards */
+#define KEYMAX 144 /* 8 + 8 + 2 + 96 cards (+ 7 separators in Persian Rug) */
+#define INF (1 << 30)
+#define PROVEN (INF + 1)
+#define CHECKED (-2)
+#define ABSENT (-1)
+#define WASTE_SRC (-1)
+#define RES_SRC 100
+
+/* results inside the search: bit 0 won, bit 1 incomplete (a line was cut); R_ERROR unwinds */
+#define R_WON 1
+#define R_CUT 2
+#define R_ERROR (-1) /* a Python exception is set (from tick(), or no memory) */
+
+/* ---- positions and moves ----------------------------------------------------------------- */
+
+typedef struct {
+    u64 occ;
+    uint8_t up[4], down[4];
+    uint8_t left;          /* redeals left */
+    uint8_t nw, ns, ss;    /* waste length, stock length, stock start (the top is stock[ss]) */
+    uint8_t rlen[NRES];    /* Persian Rug: each reserve's length */
+    uint8_t waste[MAXP];
+    uint8_t stock[MAXP];
+    uint8_t res[NRES][MAXP]; /* bottom first */
+} St;
+
+/* kind: 'f' foundation (src, dest 0-7), 'b' quilt cell src onto the waste, 'd' deal,
+ * 'r' redeal, 'R' onto reserve dest (src a cell or RES_SRC + j) */
+typedef struct {
+    char kind;
+    int16_t src;
+    int8_t dest;
+} Mv;
+
+/* ---- the transposition table: open addressing over keys kept in an arena ---------------- */
+
+typedef struct {
+    u64 hash;
+    uint32_t off; /* offset + 1 into the arena; 0: empty */
+    uint16_t len;
+    int32_t val;
+} Slot;
+
+typedef struct {
+    Slot *slots;
+    size_t cap; /* a power of two */
+    size_t count;
+    uint8_t *arena;
+    size_t used, size;
+} Table;
+
+static u64
+key_hash(const uint8_t *key, int len)
+{
+    u64 h = 1469598103934665603ULL;
+    for (int i = 0; i < len; i++) {
+        h ^= key[i];
+        h *= 1099511628211ULL;
+    }
+    return h ^ (h >> 29);
+}
+
+static int
+table_init(Table *t)
+{
+    t->cap = 1 << 12;
+    t->count = 0;
+    t->slots = PyMem_Calloc(t->cap, sizeof(Slot));
+    t->size = 1 << 16;
+    t->used = 0;
+    t->arena = PyMem_Malloc(t->size);
+    if (t->slots == NULL || t->arena == NULL) {
+        PyMem_Free(t->slots);
+        PyMem_Free(t->arena);
+        t->slots = NULL;
+        t->arena = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+static void
+table_free(Table *t)
+{
+    PyMem_Free(t->slots);
+    PyMem_Free(t->arena);
+    t->slots = NULL;
+    t->arena = NULL;
+}
+
+static void
+table_clear(Table *t)
+{
+    memset(t->slots, 0, t->cap * sizeof(Slot));
+    t->count = 0;
+    t->used = 0;
+}
+
+/* The slot holding key, or the empty slot where it would go. */
+static Slot *
+table_find(Table *t, const uint8_t *key, int len, u64 h)
+{
+    size_t mask = t->cap - 1, i = (size_t)h & mask;
+    for (;;) {
+        Slot *s = &t->slots[i];
+        if (s->off == 0)
+            return s;
+        if (s->hash == h && s->len == len && memcmp(t->arena + s->off - 1, key, len) == 0)
+            return s;
+        i = (i + 1) & mask;
+    }
+}
+
+static int
+table_get(Table *t, const uint8_t *key, int len, u64 h)
+{
+    Slot *s = table_find(t, key, len, h);
+    return s->off ? s->val : ABSENT;
+}
+
+static int
+table_grow(Table *t)
+{
+    size_t cap = t->cap * 2;
+    Slot *slots = PyMem_Calloc(cap, sizeof(Slot));
+    if (slots == NULL)
+        return -1;
+    for (size_t i = 0; i < t->cap; i++) {
+        Slot *s = &t->slots[i];
+        if (s->off) {
+            size_t j = (size_t)s->hash & (cap - 1);
+            while (slots[j].off)
+                j = (j + 1) & (cap - 1);
+            slots[j] = *s;
+        }
+    }
+    PyMem_Free(t->slots);
+    t->slots = slots;
+    t->cap = cap;
+    return 0;
+}
+
+/* Sets key's value, adding the key when it is new (0, or -1 with no memory). */
+static int
+table_set(Table *t, const uint8_t *key, int len, u64 h, int val)
+{
+    Slot *s = table_find(t, key, len, h);
+    if (s->off) {
+        s->val = val;
+        return 0;
+    }
+    if (t->used + len > t->size) {
+        size_t size = t->size * 2;
+        while (t->used + len > size)
+            size *= 2;
+        uint8_t *arena = PyMem_Realloc(t->arena, size);
+        if (arena == NULL)
+            return -1;
+        t->arena = arena;
+        t->size = size;
+    }
+    memcpy(t->arena + t->used, key, len);
+    s->hash = h;
+    s->off = (uint32_t)t->used + 1;
+    s->len = (uint16_t)len;
+    s->val = val;
+    t->used += len;
+    t->count++;
+    if (t->count * 2 > t->cap)
+        return table_grow(t);
+    return 0;
+}
+
+/* ---- the current line's keys (Persian Rug, where lines can go round) ----------------------
+ * A set of depths, hashed by the key of the position at that depth (kept in Core.keys), with
+ * deletion (linear probing, backward shift): a frame adds its key on entry and removes it on
+ * return, so the set holds the line's keys only. */
+
+typedef struct {
+    u64 hash;
+    int32_t depth; /* depth + 1; 0: empty */
+    uint16_t len;
+} PathSlot;
+
+typedef struct {
+    PathSlot *slots;
+    size_t cap; /* a power of two, more than twice the deepest line */
+} PathSet;
+
+static int
+path_find(const PathSet *p, uint8_t (*keys)[KEYMAX], const uint8_t *key, int len, u64 h)
+{
+    size_t mask = p->cap - 1, i = (size_t)h & mask;
+    for (;;) {
+        const PathSlot *s = &p->slots[i];
+        if (s->depth == 0)
+            return -1;
+        if (s->hash == h && s->len == len && memcmp(keys[s->depth - 1], key, len) == 0)
+            return (int)i;
+        i = (i + 1) & mask;
+    }
+}
+
+static void
+path_add(PathSet *p, int depth, int len, u64 h)
+{
+    size_t mask = p->cap - 1, i = (size_t)h & mask;
+    while (p->slots[i].depth)
+        i = (i + 1) & mask;
+    p->slots[i].hash = h;
+    p->slots[i].depth = depth + 1;
+    p->slots[i].len = (uint16_t)len;
+}
+
+static void
+path_remove(PathSet *p, size_t i)
+{
+    size_t mask = p->cap - 1, j = i;
+    p->slots[i].depth = 0;
+    for (;;) {
+        j = (j + 1) & mask;
+        if (p->slots[j].depth == 0)
+            return;
+        size_t home = (size_t)p->slots[j].hash & mask;
+        /* move slot j back into the hole at i unless its home lies cyclically in (i, j] */
+        if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
+            continue;
+        p->slots[i] = p->slots[j];
+        p->slots[j].depth = 0;
+        i = j;
+    }
+}
+
+/* ---- the search object --------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    uint8_t quilt[CELLS];
+    u64 nba[CELLS], nbb[CELLS]; /* the short-side neighbours' bits (0: none) */
+    int wrap, persian, safe;
+    int lds, depth_max, clock_every;
+    long long tt_max;
+    St root;
+    Table tt;
+    PathSet path; /* Persian Rug: the keys of the current line (never cleared) */
+    St *states;  /* states[k]: the position at depth k of the line */
+    uint8_t (*keys)[KEYMAX];
+    Mv *line;
+    int depth; /* moves on the line */
+    int wonlen; /* the moves of the winning line */
+    Mv *moves; /* the children of every frame on the line, each frame's after its parent's */
+    size_t nmoves, capmoves;
+    long long nodes;
+    int too_deep;
+    PyObject *tick;
+    uint8_t wanted[64]; /* card -> 1 (up wants it), 2 (down), 3 (both): set by foundation() */
+} Core;
+
+static inline u64
+avail_mask(const Core *c, u64 occ)
+{
+    u64 out = 0, o = occ;
+    while (o) {
+        int x = __builtin_ctzll(o);
+        o &= o - 1;
+        u64 a = c->nba[x], b = c->nbb[x];
+        if (!a || !(occ & a) || !b || !(occ & b))
+            out |= (u64)1 << x;
+    }
+    return out;
+}
+
+static inline int
+builds(const Core *c, int card, int below)
+{
+    if (card >> 4 != below >> 4)
+        return 0;
+    int a = card & 15, b = below & 15;
+    if (a < 1 || a > 13 || b < 1 || b > 13)
+        return 0;
+    int gap = a > b ? a - b : b - a;
+    return gap == 1 || (c->wrap && gap == 12);
+}
+
+static inline int
+wanted_in(const Core *c, u64 cells)
+{
+    int n = 0;
+    while (cells) {
+        int x = __builtin_ctzll(cells);
+        cells &= cells - 1;
+        n += c->wanted[c->quilt[x]] != 0;
+    }
+    return n;
+}
+
+static int
+make_key(const Core *c, const St *st, uint8_t *key)
+{
+    int n = 0;
+    for (int i = 0; i < 8; i++)
+        key[n++] = (uint8_t)(st->occ >> (8 * i));
+    memcpy(key + n, st->up, 4);
+    memcpy(key + n + 4, st->down, 4);
+    n += 8;
+    if (c->persian) {
+        /* the reserves sorted (they are interchangeable), as bytes compare in Python */
+        int order[NRES];
+        for (int j = 0; j < NRES; j++) {
+            int k = j;
+            while (k > 0) {
+                int o = order[k - 1];
+                int m = st->rlen[o] < st->rlen[j] ? st->rlen[o] : st->rlen[j];
+                int cmp = memcmp(st->res[o], st->res[j], m);
+                if (cmp < 0 || (cmp == 0 && st->rlen[o] <= st->rlen[j]))
+                    break;
+                order[k] = o;
+                k--;
+            }
+            order[k] = j;
+        }
+        for (int j = 0; j < NRES; j++) {
+            if (j)
+                key[n++] = 0xff;
+            memcpy(key + n, st->res[order[j]], st->rlen[order[j]]);
+            n += st->rlen[order[j]];
+        }
+        return n;
+    }
+    key[n++] = st->left;
+    key[n++] = st->nw;
+    memcpy(key + n, st->waste, st->nw);
+    n += st->nw;
+    memcpy(key + n, st->stock + st->ss, st->ns);
+    return n + st->ns;
+}
+
+static inline int
+won(const St *st)
+{
+    for (int s = 0; s < 4; s++)
+        if (st->up[s] != 13 || st->down[s] != 1)
+            return 0;
+    return 1;
+}
+
+static void
+pool_of(const Core *c, u64 occ, int pool[4])
+{
+    pool[0] = pool[1] = pool[2] = pool[3] = 0;
+    while (occ) {
+        int x = __builtin_ctzll(occ);
+        occ &= occ - 1;
+        int card = c->quilt[x];
+        pool[card >> 4] |= 1 << (card & 15);
+    }
+}
+
+/* ---- rule 4 ------------------------------------------------------------------------------- */
+
+static int
+stuck(const St *st)
+{
+    uint8_t below[64];
+    memset(below, 0, sizeof below);
+    for (int i = 0; i < st->nw; i++) {
+        int card = st->waste[i], s = card >> 4, r = card & 15;
+        int u = st->up[s], d = st->down[s], ok = 0;
+        if (u < r) {
+            ok = 1;
+            for (int k = u + 1; k < r && ok; k++)
+                ok = 2 - (u >= k) - (d <= k) > below[s * 16 + k];
+        }
+        if (!ok && d > r) {
+            ok = 1;
+            for (int k = r + 1; k < d && ok; k++)
+                ok = 2 - (u >= k) - (d <= k) > below[s * 16 + k];
+        }
+        if (!ok)
+            return 1;
+        below[card]++;
+    }
+    return 0;
+}
+
+/* ---- rule 6: the relaxation -------------------------------------------------------------- */
+
+/* Fill rank r's slots (every foundation allowed to take it), then take the pool cards that the
+ * chains reach, each extending them (solver._take_reached, and the run's inner loop). */
+static inline void
+fill_and_take(int r, int *pp, int *pu, int *pd, int *pum, int *pdm, int u0, int d0)
+{
+    int p = *pp, u = *pu, d = *pd, um = *pum, dm = *pdm;
+    for (;;) {
+        if (r > u0) {
+            um |= 1 << r;
+            while (um >> (u + 1) & 1)
+                u++;
+        }
+        if (r < d0) {
+            dm |= 1 << r;
+            while (dm >> (d - 1) & 1)
+                d--;
+        }
+        if (p >> (u + 1) & 1)
+            r = u + 1;
+        else if (p >> (d - 1) & 1)
+            r = d - 1;
+        else
+            break;
+        p &= ~(1 << r);
+    }
+    *pp = p, *pu = u, *pd = d, *pum = um, *pdm = dm;
+}
+
+/* The first step alone: take what the chains reach from the real heights. */
+static inline void
+take_reached(int *pp, int *pu, int *pd, int *pum, int *pdm, int u0, int d0)
+{
+    int p = *pp, u = *pu, d = *pd;
+    int r;
+    if (p >> (u + 1) & 1)
+        r = u + 1;
+    else if (p >> (d - 1) & 1)
+        r = d - 1;
+    else
+        return;
+    *pp = p & ~(1 << r);
+    fill_and_take(r, pp, pu, pd, pum, pdm, u0, d0);
+}
+
+static inline u64
+ok_bits(int u, int d, int u0, int d0)
+{
+    return (u64)((((2 << (u + 1)) - (2 << u0)) | ((1 << d0) - (1 << (d - 1)))) & 0x3FFE);
+}
+
+static int
+relax_fails(const Core *c, const St *st)
+{
+    int pool[4], uh[4], dh[4], upm[4], dnm[4];
+    u64 ok = 0;
+    pool_of(c, st->occ, pool);
+    for (int s = 0; s < 4; s++) {
+        int u0 = st->up[s], d0 = st->down[s];
+        uh[s] = u0;
+        dh[s] = d0;
+        upm[s] = (2 << u0) - 1;
+        dnm[s] = 0x7FFF ^ ((1 << d0) - 1);
+        take_reached(&pool[s], &uh[s], &dh[s], &upm[s], &dnm[s], u0, d0);
+        ok |= ok_bits(uh[s], dh[s], u0, d0) << (16 * s);
+    }
+    uint8_t stack[2 * MAXP], tail[2 * MAXP];
+    int ns = st->nw, nt = st->ns;
+    memcpy(stack, st->waste, st->nw);
+    memcpy(tail, st->stock + st->ss, st->ns);
+    int passes = st->left + 1;
+    for (;;) {
+        for (int i = -1; i < nt; i++) {
+            int card;
+            if (i >= 0) {
+                card = tail[i];
+                if (!(ok >> card & 1)) {
+                    stack[ns++] = (uint8_t)card;
+                    continue;
+                }
+            }
+            else if (!ns || !(ok >> stack[ns - 1] & 1))
+                continue;
+            else
+                card = stack[--ns];
+            for (;;) { /* card leaves: fill its slots, extend the chains, then the next top */
+                int s = card >> 4;
+                fill_and_take(card & 15, &pool[s], &uh[s], &dh[s], &upm[s], &dnm[s], st->up[s],
+                              st->down[s]);
+                int shift = 16 * s;
+                ok = (ok & ~((u64)0xFFFF << shift)) | (ok_bits(uh[s], dh[s], st->up[s], st->down[s]) << shift);
+                if (!ns || !(ok >> stack[ns - 1] & 1))
+                    break;
+                card = stack[--ns];
+            }
+        }
+        passes--;
+        if (!ns || !passes)
+            break;
+        memcpy(tail, stack, ns);
+        nt = ns;
+        ns = 0;
+    }
+    if (ns)
+        return 1;
+    for (int s = 0; s < 4; s++)
+        if (pool[s] & ~(int)((ok >> (16 * s)) & 0xFFFF))
+            return 1;
+    return 0;
+}
+
+static int
+last_copy(const Core *c, const St *st, const Mv *m)
+{
+    int card = m->src == WASTE_SRC ? st->waste[st->nw - 1] : c->quilt[m->src];
+    int s = card >> 4, r = card & 15;
+    return !(st->up[s] < r && r < st->down[s]);
+}
+
+static int
+top_stuck(const Core *c, const St *st)
+{
+    if (!st->nw)
+        return 1;
+    int card = st->waste[st->nw - 1], s = card >> 4, r = card & 15;
+    int pool[4];
+    pool_of(c, st->occ, pool);
+    int u0 = st->up[s], d0 = st->down[s], u = u0, d = d0;
+    int um = (2 << u0) - 1, dm = 0x7FFF ^ ((1 << d0) - 1), p = pool[s];
+    take_reached(&p, &u, &d, &um, &dm, u0, d0);
+    return !((r > u0 && u >= r - 1) || (r < d0 && d <= r + 1));
+}
+
+/* ---- moves --------------------------------------------------------------------------------- */
+
+static void
+apply(const Core *c, const St *st, const Mv *m, St *out)
+{
+    /* copy only what the position uses */
+    out->occ = st->occ;
+    memcpy(out->up, st->up, 4);
+    memcpy(out->down, st->down, 4);
+    out->left = st->left;
+    if (c->persian) {
+        memcpy(out->rlen, st->rlen, NRES);
+        for (int j = 0; j < NRES; j++)
+            memcpy(out->res[j], st->res[j], st->rlen[j]);
+    }
+    else {
+        out->nw = st->nw;
+        out->ns = st->ns;
+        out->ss = 0;
+        memcpy(out->waste, st->waste, st->nw);
+        memcpy(out->stock, st->stock + st->ss, st->ns);
+    }
+    switch (m->kind) {
+    case 'f': {
+        int s = m->dest & 3;
+        if (m->dest < 4)
+            out->up[s]++;
+        else
+            out->down[s]--;
+        if (m->src == WASTE_SRC)
+            out->nw--;
+        else if (m->src >= RES_SRC)
+            out->rlen[m->src - RES_SRC]--;
+        else
+            out->occ &= ~((u64)1 << m->src);
+        break;
+    }
+    case 'b':
+        out->occ &= ~((u64)1 << m->src);
+        out->waste[out->nw++] = c->quilt[m->src];
+        break;
+    case 'd':
+        out->waste[out->nw++] = out->stock[0];
+        out->ss = 1;
+        out->ns--;
+        break;
+    case 'r':
+        memcpy(out->stock, out->waste, out->nw);
+        out->ns = out->nw;
+        out->nw = 0;
+        out->left--;
+        break;
+    case 'R': {
+        int card;
+        if (m->src >= RES_SRC) {
+            int j = m->src - RES_SRC;
+            card = out->res[j][--out->rlen[j]];
+        }
+        else {
+            card = c->quilt[m->src];
+            out->occ &= ~((u64)1 << m->src);
+        }
+        out->res[m->dest][out->rlen[m->dest]++] = (uint8_t)card;
+        break;
+    }
+    }
+}
+
+static int
+push_move(Core *c, char kind, int src, int dest)
+{
+    if (c->nmoves == c->capmoves) {
+        size_t cap = c->capmoves * 2;
+        Mv *moves = PyMem_Realloc(c->moves, cap * sizeof(Mv));
+        if (moves == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        c->moves = moves;
+        c->capmoves = cap;
+    }
+    Mv *m = &c->moves[c->nmoves++];
+    m->kind = kind;
+    m->src = (int16_t)src;
+    m->dest = (int8_t)dest;
+    return 0;
+}
+
+/* Scores are tuples of small ints in Python; here one integer per move, compared the same way,
+ * with the move's index last so that sorting is stable, as Python's sort is. */
+static inline long long
+score3(int a, int b, int cc, int index)
+{
+    return (((long long)(a + 1000) * 2000 + (b + 1000)) * 2000 + (cc + 1000)) * 4096 + index;
+}
+
+static int
+cmp_ll(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Sorts moves[from..from+n) by their scores (stable: the index is in the score). */
+static int
+sort_moves(Core *c, size_t from, int n, long long *scores)
+{
+    if (n < 2)
+        return 0;
+    Mv *tmp = PyMem_Malloc(n * sizeof(Mv));
+    if (tmp == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(tmp, c->moves + from, n * sizeof(Mv));
+    qsort(scores, n, sizeof(long long), cmp_ll);
+    for (int i = 0; i < n; i++)
+        c->moves[from + i] = tmp[scores[i] & 4095];
+    PyMem_Free(tmp);
+    return 0;
+}
+
+/* Foundation moves of the (source, card) pairs, pushed; *safe is set to the index of a safe
+ * one (rules 1 and 2), then the only move, or -1. Sets c->wanted. */
+static int
+foundation(Core *c, const St *st, const int *srcs, const int *cards, int n, int *safe)
+{
+    memset(c->wanted, 0, sizeof c->wanted);
+    for (int s = 0; s < 4; s++) {
+        if (st->up[s] < 13)
+            c->wanted[s * 16 + st->up[s] + 1] = 1;
+        if (st->down[s] > 1)
+            c->wanted[s * 16 + st->down[s] - 1] |= 2;
+    }
+    *safe = -1;
+    uint8_t pairs[64];
+    memset(pairs, 0, sizeof pairs);
+    for (int i = 0; i < n; i++) {
+        int card = cards[i], w = c->wanted[card];
+        if (!w)
+            continue;
+        int s = card >> 4, r = card & 15;
+        if (w & 1) {
+            if (c->safe && st->down[s] <= r) {
+                *safe = s;
+                return push_move(c, 'f', srcs[i], s);
+            }
+            if (push_move(c, 'f', srcs[i], s) < 0)
+                return -1;
+        }
+        if (w & 2) {
+            if (c->safe && st->up[s] >= r) {
+                *safe = 4 + s;
+                return push_move(c, 'f', srcs[i], 4 + s);
+            }
+            if (push_move(c, 'f', srcs[i], 4 + s) < 0)
+                return -1;
+        }
+        if (w == 3 && c->safe) {
+            if (pairs[card]) {
+                *safe = s;
+                return push_move(c, 'f', srcs[i], s);
+            }
+            pairs[card] = 1;
+        }
+    }
+    return 0;
+}
+
+/* The children of st, pushed onto c->moves from its current end, in the heuristic order; their
+ * number, or -1. */
+static int
+children(Core *c, const St *st)
+{
+    size_t base = c->nmoves;
+    int srcs[CELLS + NRES], cards[CELLS + NRES], n = 0, safe;
+    u64 av = avail_mask(c, st->occ);
+    if (c->persian) {
+        for (int j = 0; j < NRES; j++)
+            if (st->rlen[j]) {
+                srcs[n] = RES_SRC + j;
+                cards[n++] = st->res[j][st->rlen[j] - 1];
+            }
+    }
+    else if (st->nw) {
+        srcs[n] = WASTE_SRC;
+        cards[n++] = st->waste[st->nw - 1];
+    }
+    for (u64 o = av; o; o &= o - 1) {
+        int x = __builtin_ctzll(o);
+        srcs[n] = x;
+        cards[n++] = c->quilt[x];
+    }
+    if (foundation(c, st, srcs, cards, n, &safe) < 0)
+        return -1;
+    if (safe >= 0) {
+        c->moves[base] = c->moves[c->nmoves - 1];
+        c->nmoves = base + 1;
+        return 1;
+    }
+    int nplays = (int)(c->nmoves - base);
+    int cap = nplays + 64 * NRES + 2 * CELLS + NRES * NRES + 4;
+    long long *scores = PyMem_Malloc(cap * sizeof(long long));
+    if (scores == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int avn = __builtin_popcountll(av);
+    for (int i = 0; i < nplays; i++) {
+        Mv *m = &c->moves[base + i];
+        if (c->persian) {
+            int a = m->src >= RES_SRC ? -99
+                    : -(__builtin_popcountll(avail_mask(c, st->occ & ~((u64)1 << m->src))) - avn + 1);
+            scores[i] = score3(a, 0, 0, i);
+        }
+        else if (m->src == WASTE_SRC)
+            scores[i] = score3(-99, 0, 0, i);
+        else {
+            u64 nw = avail_mask(c, st->occ & ~((u64)1 << m->src)) & ~av;
+            scores[i] = score3(-wanted_in(c, nw), -__builtin_popcountll(nw), 0, i);
+        }
+    }
+    if (sort_moves(c, base, nplays, scores) < 0)
+        goto fail;
+    if (!c->persian) {
+        /* builds: those that free a cell (sorted), then the others; then the deal or redeal */
+        Mv other[CELLS];
+        int nother = 0, nfree = 0;
+        size_t fbase = c->nmoves;
+        if (st->nw) {
+            int top = st->waste[st->nw - 1];
+            for (u64 o = av; o; o &= o - 1) {
+                int x = __builtin_ctzll(o);
+                if (!builds(c, c->quilt[x], top))
+                    continue;
+                u64 nw = avail_mask(c, st->occ & ~((u64)1 << x)) & ~av;
+                if (nw) {
+                    scores[nfree] = score3(-wanted_in(c, nw), -__builtin_popcountll(nw), 0, nfree);
+                    nfree++;
+                    if (push_move(c, 'b', x, 0) < 0)
+                        goto fail;
+                }
+                else {
+                    other[nother].kind = 'b';
+                    other[nother].src = (int16_t)x;
+                    other[nother++].dest = 0;
+                }
+            }
+            if (sort_moves(c, fbase, nfree, scores) < 0)
+                goto fail;
+        }
+        Mv turn;
+        int nturn = 0;
+        if (st->ns) {
+            turn.kind = 'd';
+            nturn = 1;
+        }
+        else if (st->nw && st->left > 0) {
+            turn.kind = 'r';
+            nturn = 1;
+        }
+        turn.src = 0;
+        turn.dest = 0;
+        if (st->left > 0) {
+            if (nturn && push_move(c, turn.kind, 0, 0) < 0)
+                goto fail;
+            for (int i = 0; i < nother; i++)
+                if (push_move(c, 'b', other[i].src, 0) < 0)
+                    goto fail;
+        }
+        else {
+            /* the deal goes before the builds: move the sorted builds up one */
+            for (int i = 0; i < nother; i++)
+                if (push_move(c, 'b', other[i].src, 0) < 0)
+                    goto fail;
+            if (nturn) {
+                if (push_move(c, 'd', 0, 0) < 0)
+                    goto fail;
+                memmove(c->moves + fbase + 1, c->moves + fbase, (c->nmoves - 1 - fbase) * sizeof(Mv));
+                c->moves[fbase] = turn;
+            }
+        }
+        PyMem_Free(scores);
+        return (int)(c->nmoves - base);
+    }
+    /* Persian Rug: onto non-empty reserves, onto the first empty one, reserve to reserve */
+    int empty = -1;
+    for (int j = 0; j < NRES; j++)
+        if (!st->rlen[j]) {
+            empty = j;
+            break;
+        }
+    size_t rbase = c->nmoves;
+    int nr = 0;
+    for (int group = 0; group < 2; group++) {
+        for (u64 o = av; o; o &= o - 1) {
+            int x = __builtin_ctzll(o), card = c->quilt[x];
+            u64 nw = avail_mask(c, st->occ & ~((u64)1 << x)) & ~av;
+            int a = -wanted_in(c, nw), cc = -__builtin_popcountll(nw);
+            if (group == 0) {
+                for (int j = 0; j < NRES; j++)
+                    if (st->rlen[j] && builds(c, card, st->res[j][st->rlen[j] - 1])) {
+                        scores[nr] = score3(a, 0, cc, nr);
+                        nr++;
+                        if (push_move(c, 'R', x, j) < 0)
+                            goto fail;
+                    }
+            }
+            else if (empty >= 0) {
+                scores[nr] = score3(a, 1, cc, nr);
+                nr++;
+                if (push_move(c, 'R', x, empty) < 0)
+                    goto fail;
+            }
+        }
+    }
+    for (int j = 0; j < NRES; j++) {
+        int len = st->rlen[j];
+        if (!len)
+            continue;
+        int card = st->res[j][len - 1];
+        int shows = len > 1 && c->wanted[st->res[j][len - 2]];
+        for (int k = 0; k < NRES; k++) {
+            if (k == j || (!st->rlen[k] && (k != empty || len == 1)))
+                continue;
+            if (st->rlen[k] && !builds(c, card, st->res[k][st->rlen[k] - 1]))
+                continue;
+            scores[nr] = score3(-shows, 2, 0, nr);
+            nr++;
+            if (push_move(c, 'R', RES_SRC + j, k) < 0)
+                goto fail;
+        }
+    }
+    if (sort_moves(c, rbase, nr, scores) < 0)
+        goto fail;
+    PyMem_Free(scores);
+    return (int)(c->nmoves - base);
+fail:
+    PyMem_Free(scores);
+    return -1;
+}
+
+/* ---- the search ----------------------------------------------------------------------------- */
+
+static int
+clear_if_full(Core *c)
+{
+    if ((long long)c->tt.count >= c->tt_max)
+        table_clear(&c->tt);
+    return 0;
+}
+
+/* Rules 4 and 6 on a non-Persian position (alive: rule 6 is known to pass). */
+static inline int
+rules_fail(const Core *c, const St *st, int alive)
+{
+    return (st->left == 0 && st->nw && stuck(st)) || (!alive && relax_fails(c, st));
+}
+
+/* Search.dead: whether st is proven lost by the table or by rules 4 and 6 (marked so). */
+static int
+dead(Core *c, const St *st, int alive, int *out)
+{
+    uint8_t key[KEYMAX];
+    int len = make_key(c, st, key);
+    u64 h = key_hash(key, len);
+    int mark = table_get(&c->tt, key, len, h);
+    if (mark == PROVEN) {
+        *out = 1;
+        return 0;
+    }
+    if (mark >= 0) {
+        *out = 0;
+        return 0;
+    }
+    *out = rules_fail(c, st, alive);
+    clear_if_full(c);
+    if (table_set(&c->tt, key, len, h, *out ? PROVEN : CHECKED) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static int
+dfs(Core *c, int d, int alive)
+{
+    int k = c->depth;
+    St *st = &c->states[k];
+    c->nodes++;
+    if (c->nodes % c->clock_every == 0) {
+        PyObject *n = PyLong_FromLongLong(c->nodes);
+        if (n == NULL)
+            return R_ERROR;
+        PyObject *r = PyObject_CallOneArg(c->tick, n);
+        Py_DECREF(n);
+        if (r == NULL)
+            return R_ERROR;
+        Py_DECREF(r);
+    }
+    if (won(st)) {
+        c->wonlen = k;
+        return R_WON;
+    }
+    if (k >= c->depth_max) {
+        c->too_deep = 1; /* the unlimited iteration cannot prove a loss past this */
+        return R_CUT;
+    }
+    uint8_t *key = c->keys[k];
+    int len = make_key(c, st, key);
+    u64 h = key_hash(key, len);
+    int mark = table_get(&c->tt, key, len, h);
+    if (mark >= d || (c->persian && path_find(&c->path, c->keys, key, len, h) >= 0))
+        return mark != PROVEN ? R_CUT : 0;
+    clear_if_full(c);
+    if (table_set(&c->tt, key, len, h, d) < 0)
+        goto nomem;
+    if (mark == ABSENT && !c->persian && rules_fail(c, st, alive)) {
+        if (table_set(&c->tt, key, len, h, PROVEN) < 0)
+            goto nomem;
+        return 0;
+    }
+    size_t base = c->nmoves;
+    int n = children(c, st);
+    if (n < 0)
+        return R_ERROR;
+    int check = !c->persian && n > 1;
+    int live = 0, incomplete = 0, result = 0;
+    if (c->persian)
+        path_add(&c->path, k, len, h); /* not on the line already (checked above) */
+    St *next = &c->states[k + 1];
+    for (int i = 0; i < n; i++) {
+        Mv m = c->moves[base + i];
+        int cost = live;
+        if (cost > d) {
+            incomplete = 1;
+            break;
+        }
+        int kid_alive = !c->persian && ((m.kind == 'f' && last_copy(c, st, &m))
+                                        || (m.kind == 'd' && top_stuck(c, st)));
+        apply(c, st, &m, next);
+        if (check) {
+            int is_dead;
+            if (dead(c, next, kid_alive, &is_dead) < 0) {
+                result = R_ERROR;
+                break;
+            }
+            if (is_dead)
+                continue;
+        }
+        live++;
+        c->line[k] = m;
+        c->depth = k + 1;
+        int got = dfs(c, d < INF ? d - cost : INF, kid_alive);
+        c->depth = k;
+        if (got < 0) {
+            result = R_ERROR;
+            break;
+        }
+        if (got & R_WON) {
+            result = R_WON;
+            break;
+        }
+        if (got & R_CUT)
+            incomplete = 1;
+    }
+    c->nmoves = base;
+    if (c->persian)
+        path_remove(&c->path, (size_t)path_find(&c->path, c->keys, key, len, h));
+    if (result)
+        return result;
+    if (!incomplete) {
+        if (table_set(&c->tt, key, len, h, PROVEN) < 0)
+            goto nomem;
+        return 0;
+    }
+    return R_CUT;
+nomem:
+    PyErr_NoMemory();
+    return R_ERROR;
+}
+
+/* ---- the Python type ------------------------------------------------------------------------ */
+
+static void
+Core_dealloc(Core *c)
+{
+    table_free(&c->tt);
+    PyMem_Free(c->path.slots);
+    PyMem_Free(c->states);
+    PyMem_Free(c->keys);
+    PyMem_Free(c->line);
+    PyMem_Free(c->moves);
+    Py_XDECREF(c->tick);
+    Py_TYPE(c)->tp_free((PyObject *)c);
+}
+
+static int
+read_pile(PyObject *obj, uint8_t *out, uint8_t *len, const char *what)
+{
+    Py_buffer b;
+    if (PyObject_GetBuffer(obj, &b, PyBUF_SIMPLE) < 0)
+        return -1;
+    if (b.len > MAXP - 8) {
+        PyBuffer_Release(&b);
+        PyErr_Format(PyExc_ValueError, "%s: too many cards", what);
+        return -1;
+    }
+    memcpy(out, b.buf, b.len);
+    *len = (uint8_t)b.len;
+    PyBuffer_Release(&b);
+    for (int i = 0; i < *len; i++)
+        if (out[i] < 1 || out[i] >= 64 || (out[i] & 15) > 13) {
+            PyErr_Format(PyExc_ValueError, "%s: not a card code", what);
+            return -1;
+        }
+    return 0;
+}
+
+static int
+Core_init(Core *c, PyObject *args, PyObject *kw)
+{
+    static char *names[] = {"quilt", "na", "nb", "wrap", "persian", "safe", "occ", "up", "down",
+                            "piles", "left", "lds", "depth_max", "clock_every", "tt_max", NULL};
+    Py_buffer quilt, na, nb, up, down;
+    int wrap, persian, safe, left, lds, depth_max, clock_every;
+    unsigned long long occ;
+    long long tt_max;
+    PyObject *piles;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "y*y*y*pppKy*y*OiiiiL", names, &quilt, &na, &nb,
+                                     &wrap, &persian, &safe, &occ, &up, &down, &piles, &left, &lds,
+                                     &depth_max, &clock_every, &tt_max))
+        return -1;
+    int bad = quilt.len != CELLS || na.len != CELLS || nb.len != CELLS || up.len != 4 || down.len != 4;
+    if (!bad) {
+        memcpy(c->quilt, quilt.buf, CELLS);
+        for (int x = 0; x < CELLS; x++) {
+            int a = ((uint8_t *)na.buf)[x], b = ((uint8_t *)nb.buf)[x];
+            c->nba[x] = a < CELLS ? (u64)1 << a : 0;
+            c->nbb[x] = b < CELLS ? (u64)1 << b : 0;
+            if (c->quilt[x] >= 64)
+                bad = 1;
+        }
+        memcpy(c->root.up, up.buf, 4);
+        memcpy(c->root.down, down.buf, 4);
+    }
+    PyBuffer_Release(&quilt);
+    PyBuffer_Release(&na);
+    PyBuffer_Release(&nb);
+    PyBuffer_Release(&up);
+    PyBuffer_Release(&down);
+    if (bad || left < 0 || left > 255 || depth_max < 1 || clock_every < 1 || lds < 0) {
+        PyErr_SetString(PyExc_ValueError, "Core: bad arguments");
+        return -1;
+    }
+    c->wrap = wrap;
+    c->persian = persian;
+    c->safe = safe;
+    c->lds = lds;
+    c->depth_max = depth_max;
+    c->clock_every = clock_every;
+    c->tt_max = tt_max;
+    c->root.occ = occ;
+    c->root.left = (uint8_t)left;
+    c->root.ss = 0;
+    if (!PyTuple_Check(piles) || PyTuple_GET_SIZE(piles) != (persian ? NRES : 2)) {
+        PyErr_SetString(PyExc_ValueError, "Core: piles is (waste, stock) or the 8 reserves");
+        return -1;
+    }
+    if (persian) {
+        for (int j = 0; j < NRES; j++)
+            if (read_pile(PyTuple_GET_ITEM(piles, j), c->root.res[j], &c->root.rlen[j], "reserve") < 0)
+                return -1;
+    }
+    else if (read_pile(PyTuple_GET_ITEM(piles, 0), c->root.waste, &c->root.nw, "waste") < 0
+             || read_pile(PyTuple_GET_ITEM(piles, 1), c->root.stock, &c->root.ns, "stock") < 0)
+        return -1;
+    if (c->tt.slots == NULL && table_init(&c->tt) < 0)
+        goto nomem;
+    PyMem_Free(c->path.slots);
+    for (c->path.cap = 64; c->path.cap < 2 * (size_t)(depth_max + 2);)
+        c->path.cap *= 2;
+    c->path.slots = PyMem_Calloc(c->path.cap, sizeof(PathSlot));
+    PyMem_Free(c->states);
+    PyMem_Free(c->keys);
+    PyMem_Free(c->line);
+    PyMem_Free(c->moves);
+    c->states = PyMem_Malloc((size_t)(depth_max + 2) * sizeof(St));
+    c->keys = PyMem_Malloc((size_t)(depth_max + 2) * KEYMAX);
+    c->line = PyMem_Malloc((size_t)(depth_max + 2) * sizeof(Mv));
+    c->capmoves = 4096;
+    c->nmoves = 0;
+    c->moves = PyMem_Malloc(c->capmoves * sizeof(Mv));
+    if (c->path.slots == NULL || c->states == NULL || c->keys == NULL || c->line == NULL || c->moves == NULL)
+        goto nomem;
+    c->nodes = 0;
+    c->too_deep = 0;
+    return 0;
+nomem:
+    PyErr_NoMemory();
+    return -1;
+}
+
+static PyObject *
+move_tuple(const Mv *m)
+{
+    switch (m->kind) {
+    case 'd':
+        return Py_BuildValue("(s)", "d");
+    case 'r':
+        return Py_BuildValue("(s)", "r");
+    case 'b':
+        return Py_BuildValue("(si)", "b", m->src);
+    case 'f':
+        return Py_BuildValue("(sii)", "f", m->src, m->dest);
+    default:
+        return Py_BuildValue("(sii)", "R", m->src, m->dest);
+    }
+}
+
+static PyObject *run_iterations(Core *c);
+
+/* run(tick) -> ("won", moves) | ("lost", []) | None (cut by depth: undecided); tick(nodes) is
+ * called every clock_every nodes and what it raises is raised. */
+static PyObject *
+Core_run(Core *c, PyObject *tick)
+{
+    if (!PyCallable_Check(tick)) {
+        PyErr_SetString(PyExc_TypeError, "run(tick): tick must be callable");
+        return NULL;
+    }
+    Py_XSETREF(c->tick, Py_NewRef(tick));
+    PyObject *got = run_iterations(c);
+    /* tick is usually a closure over the Python object that holds this core: keeping it would
+     * make a cycle that nothing collects (this type is not tracked by the garbage collector) */
+    Py_CLEAR(c->tick);
+    return got;
+}
+
+static PyObject *
+run_iterations(Core *c)
+{
+    for (int it = 0; it <= c->lds + 1; it++) {
+        int d = it <= c->lds ? it : INF;
+        c->states[0] = c->root;
+        c->depth = 0;
+        c->nmoves = 0;
+        memset(c->path.slots, 0, c->path.cap * sizeof(PathSlot));
+        int got = dfs(c, d, 0);
+        if (got < 0) {
+            c->depth = 0;
+            return NULL;
+        }
+        if (got & R_WON) {
+            PyObject *line = PyList_New(c->wonlen);
+            if (line == NULL)
+                return NULL;
+            for (int i = 0; i < c->wonlen; i++) {
+                PyObject *m = move_tuple(&c->line[i]);
+                if (m == NULL) {
+                    Py_DECREF(line);
+                    return NULL;
+                }
+                PyList_SET_ITEM(line, i, m);
+            }
+            c->depth = 0;
+            return Py_BuildValue("(sN)", "won", line);
+        }
+        if (!(got & R_CUT) || (d == INF && !c->too_deep))
+            return Py_BuildValue("(s[])", "lost");
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+Core_nodes(Core *c, PyObject *Py_UNUSED(ignored))
+{
+    return PyLong_FromLongLong(c->nodes);
+}
+
+static PyObject *
+Core_tt_size(Core *c, PyObject *Py_UNUSED(ignored))
+{
+    return PyLong_FromSize_t(c->tt.count);
+}
+
+static PyMethodDef Core_methods[] = {
+    {"run", (PyCFunction)Core_run, METH_O, "run(tick): the search, as solver.Search.run"},
+    {"nodes", (PyCFunction)Core_nodes, METH_NOARGS, "positions entered so far"},
+    {"tt_size", (PyCFunction)Core_tt_size, METH_NOARGS, "entries in the transposition table"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "musical_cli.games.crazy_quilt._search.Core",
+    .tp_doc = "Core(quilt, na, nb, wrap, persian, safe, occ, up, down, piles, left, lds, "
+              "depth_max, clock_every, tt_max): solver.Search in C",
+    .tp_basicsize = sizeof(Core),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Core_init,
+    .tp_dealloc = (destructor)Core_dealloc,
+    .tp_methods = Core_methods,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_search",
+    "The Crazy Quilt search in C (the same search as solver.Search, node for node).", -1, NULL,
+};
+
+PyMODINIT_FUNC
+PyInit__search(void)
+{
+    if (PyType_Ready(&CoreType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    Py_INCREF(&CoreType);
+    if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) {
+        Py_DECREF(&CoreType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

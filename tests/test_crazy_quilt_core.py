@@ -1,0 +1,175 @@
+"""The Crazy Quilt C core (musical_cli/games/crazy_quilt/_search.c) against the Python search it
+transcribes.
+
+The core must explore the same nodes in the same order as ``Search``: so on every position the
+verdict, the winning line and the node count are the same, with or without a node limit, with a
+transposition table that is cleared when full, for every rule set (Crazy Quilt at 0, 1 and 2
+redeals, Persian Rug's reserves, ``wrap``). The rest of the suite checks the Python search's
+verdicts against brute force (tests/test_crazy_quilt_solver.py); this file carries that over to
+the core. Skipped where the core is not built (no C compiler, or MUSICAL_PURE_PYTHON); CI sets
+MUSICAL_REQUIRE_CORE so that a core that silently failed to build fails the run.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+from test_crazy_quilt_solver import RULES, brute_force, synthetic
+
+from musical_cli.deals import DealNumber
+from musical_cli.game import Outcome
+from musical_cli.games.crazy_quilt import solver as S  # noqa: N812
+from musical_cli.games.crazy_quilt.rules import CRAZY_QUILT, CrazyQuiltRules
+
+needs_core = pytest.mark.skipif(S.CORE is None, reason="the C core is not built here")
+
+RULE_SETS = {
+    "quilt": CrazyQuiltRules(1),
+    "no-redeal": CrazyQuiltRules(0),
+    "carpet": CrazyQuiltRules(2),
+    "rug": CrazyQuiltRules(reserves=True),
+    "wrap": CrazyQuiltRules(1, wrap=True),
+    "rug-wrap": CrazyQuiltRules(reserves=True, wrap=True),
+}
+
+
+def test_core_is_built_where_required():
+    """CI builds with a compiler and sets MUSICAL_REQUIRE_CORE: the core must be there."""
+    if not os.environ.get("MUSICAL_REQUIRE_CORE"):
+        pytest.skip("MUSICAL_REQUIRE_CORE is not set")
+    assert S.CORE is not None
+
+
+def run(state, core: bool, nodes: int | None):
+    s = S.make_search(state, None, None, nodes, core)
+    assert isinstance(s, S.CoreSearch) is core
+    try:
+        got = s.run()
+    except S.Timeout:
+        got = "unknown"
+    size = s.core.tt_size() if core else len(s.tt)
+    return got, s.nodes, size
+
+
+def same(state, nodes: int | None = 4000) -> tuple:
+    python, core = run(state, False, nodes), run(state, True, nodes)
+    assert python == core
+    return python
+
+
+def real_game(n: int, seed: int, rules: CrazyQuiltRules, moves: int):
+    """A position of a real game: a random legal prefix of deal n, mostly plays (as
+    bench/crazy_quilt.py's hint positions)."""
+    rng = random.Random(seed)
+    state = CRAZY_QUILT.opening(DealNumber(n), rules)
+    for _ in range(moves):
+        legal = CRAZY_QUILT.legal_moves(state)
+        if not legal:
+            break
+        plays = [m for m in legal if getattr(m, "target", None) is not None]
+        move = rng.choice(plays) if plays and rng.random() < 0.7 else rng.choice(legal)
+        state = CRAZY_QUILT.apply(state, move)
+    return state
+
+
+@needs_core
+@pytest.mark.parametrize("name", RULE_SETS)
+@pytest.mark.parametrize("n", range(1, 6))
+def test_same_search_from_the_opening(name, n):
+    same(CRAZY_QUILT.opening(DealNumber(n), RULE_SETS[name]), 5000)
+
+
+@needs_core
+@pytest.mark.parametrize("name", RULE_SETS)
+def test_same_search_from_positions_of_real_games(name):
+    rng = random.Random(name)
+    results = set()
+    for k in range(25):
+        state = real_game(rng.randint(1, 10_000), rng.randrange(10**6), RULE_SETS[name], rng.randint(0, 150))
+        if CRAZY_QUILT.outcome(state) is not Outcome.IN_PLAY:
+            continue
+        got = same(state, 3000 if k % 3 else 30_000)
+        results.add(got[0] if isinstance(got[0], str) else got[0][0])
+    assert results - {"unknown"}  # some of them decided
+
+
+@needs_core
+@pytest.mark.parametrize("rules", RULES)
+def test_same_search_and_verdict_on_small_quilts(rules):
+    """The synthetic positions the Python search is checked on against brute force: the core's
+    whole search (no limit) agrees node for node, so its verdict is brute force's too."""
+    for seed in range(30):
+        state = synthetic(seed, rules)
+        if CRAZY_QUILT.outcome(state) is not Outcome.IN_PLAY:
+            continue
+        got = same(state, None)[0]
+        truth = brute_force(state)
+        if truth is not None:
+            assert (got if isinstance(got, str) else got[0]) == truth
+
+
+@needs_core
+@pytest.mark.parametrize("name", ["quilt", "rug", "carpet"])
+def test_same_search_with_a_table_cleared_when_full(name, monkeypatch):
+    monkeypatch.setattr(S, "TT_MAX", 300)
+    for n in (3, 7):
+        same(CRAZY_QUILT.opening(DealNumber(n), RULE_SETS[name]), 6000)
+
+
+@needs_core
+def test_the_core_raises_what_the_clock_raises_at_the_same_node():
+    state = CRAZY_QUILT.opening(DealNumber(3), RULE_SETS["quilt"])
+    seen = []
+    for core in (False, True):
+        calls = []
+
+        def progress(nodes, seconds, calls=calls):
+            calls.append(nodes)
+            if len(calls) == 3:
+                raise KeyboardInterrupt
+
+        s = S.make_search(state, None, progress, None, core)
+        s.next_report = 0.0  # report at every tick
+        s.tick = lambda s=s: (setattr(s, "next_report", 0.0), S.Search.tick(s))[1]
+        with pytest.raises(KeyboardInterrupt):
+            s.run()
+        seen.append((calls, s.nodes))
+    assert seen[0] == seen[1]
+    assert seen[0][1] == 3 * S.CLOCK_EVERY
+
+
+@needs_core
+def test_search_uses_the_core_and_its_wins_replay():
+    state = CRAZY_QUILT.opening(DealNumber(1), RULE_SETS["quilt"])
+    result, moves, nodes = S.search(state, None, nodes=100_000)
+    assert result == "won" and moves
+    assert CRAZY_QUILT.outcome(CRAZY_QUILT.play(state, moves)) is Outcome.WON
+
+
+@needs_core
+def test_switches_off_run_the_python_search():
+    state = CRAZY_QUILT.opening(DealNumber(2), RULE_SETS["quilt"])
+    s = S.make_search(state, None, None, 2000)
+    s.relax_rule = False
+    try:
+        s.run()
+    except S.Timeout:
+        pass
+    assert not hasattr(s, "core")
+
+
+@needs_core
+def test_a_finished_search_is_freed():
+    """The core holds the clock only while it runs: a search and its table are freed as soon as
+    nothing refers to them (a cycle through the core would keep every table of a process)."""
+    import weakref
+
+    state = CRAZY_QUILT.opening(DealNumber(3), RULE_SETS["quilt"])
+    s = S.make_search(state, None, None, 2000)
+    with pytest.raises(S.Timeout):
+        s.run()
+    gone = weakref.ref(s)
+    del s
+    assert gone() is None
