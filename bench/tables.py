@@ -39,8 +39,8 @@ ROWS = {
     "b3": ("Calculation, 3 piles, blind player", ["--game", "calculation", "--piles", "3", "--player", "blind"]),
     "b0": ("Calculation, no bases, blind player", ["--game", "calculation", "--no-bases", "--player", "blind"]),
     "q1": ("Crazy Quilt, 1 redeal", ["--game", "crazy-quilt", "--redeals", "1"]),
-    "q2": ("Indian Carpet (Crazy Quilt, 2 redeals)", ["--game", "crazy-quilt", "--redeals", "2"]),
-    "qr": ("Persian Rug (Crazy Quilt, reserves)", ["--game", "crazy-quilt", "--reserves"]),
+    "q2": ("Indian Carpet (2 redeals)", ["--game", "crazy-quilt", "--redeals", "2"]),
+    "qr": ("Persian Rug (reserves)", ["--game", "crazy-quilt", "--reserves"]),
 }
 # Rows with their own node limit: Crazy Quilt's search runs in its C core (docs/crazy-quilt-solver.md),
 # where 3,000,000 nodes are about 4-10 s of one core (3 to 4 minutes in its Python search);
