@@ -85,6 +85,10 @@ class Session:
         self.game, self.deal, self.rules = game, deal, rules
         self.states = states
         self.moves: list[Move] = list(moves)
+        # Every move made, in order, those later undone too: (ply, move, before, after), for the
+        # review (musical_cli.advice.review), which names a losing move even once it is undone.
+        self.trail: list[tuple[int, Move, Any, Any]] = [
+            (i + 1, m, states[i], states[i + 1]) for i, m in enumerate(moves)]
         self.steps: list[int] = [1] * len(moves) if steps is None else list(steps)
         self.undone: list[tuple[Move, ...]] = [] if undone is None else list(undone)
         # The solver's decided verdicts (won or lost) in this game: a verdict never changes, and
@@ -122,8 +126,10 @@ class Session:
         return self.game.outcome(self.state)
 
     def _apply(self, move: Move) -> None:
-        self.states.append(self.game.apply(self.state, move))
+        before = self.state
+        self.states.append(self.game.apply(before, move))
         self.moves.append(move)
+        self.trail.append((len(self.moves), move, before, self.state))
         self.hint_open = None  # 'hint' again searches longer only if typed before any move
 
     def _turn_up(self) -> int:
