@@ -35,7 +35,7 @@ EXIT_UNKNOWN = 4
 EXIT_SOFTWARE = 70
 EXIT_INTERRUPTED = 130
 
-SUBCOMMANDS = ("deal", "verify", "replay", "solve", "stats", "history")
+SUBCOMMANDS = ("deal", "verify", "replay", "solve", "stats", "history", "review")
 
 
 class UsageError(Exception):
@@ -160,6 +160,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="show a transcript's game move by move")
     p.add_argument("file", metavar="FILE", help="a transcript, - for standard input, or @ID for a recorded game")
     p.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
+
+    p = sub.add_parser("review", help="each move of a game with its verdict, and the move that lost it")
+    p.add_argument("file", metavar="FILE", help="a transcript, - for standard input, or @ID for a recorded game")
+    p.add_argument("--json", action="store_true", help="one JSON object a move, then a summary object")
 
     p = sub.add_parser("solve", help="decide whether a deal (or a transcript's end) can be won")
     p.add_argument("file", metavar="FILE", nargs="?", help="solve the position at the end of this transcript")
@@ -452,6 +456,39 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return {"won": EXIT_WON, "lost": EXIT_NOT_WON}.get(solution.result, EXIT_UNKNOWN)
 
 
+def cmd_review(args: argparse.Namespace) -> int:
+    from .advice import REVIEW_LIMIT, REVIEW_PROBE, review, trail_of
+    from .advice_commands import review_lines
+    from .transcript import TranscriptError
+
+    t = _read_transcript(args.file)
+    if isinstance(t, TranscriptError):
+        text = t.text(_ascii(args, sys.stdout))
+        print(f"{args.file}: {text}" if args.file != "-" else text, file=sys.stderr)
+        return EXIT_INVALID
+    record = t.record
+    if "solver" not in record.game.players:
+        raise NotAvailable(f"{record.game.title} has no solver yet: no review")
+    states = list(record.states())
+    bar = sys.stderr.isatty()
+
+    def progress(done: int, total: int) -> None:
+        sys.stderr.write(f"\rreviewing: {done} of {total} positions decided (Ctrl-C stops) ")
+        sys.stderr.flush()
+
+    got = review(record.game, states[0], trail_of(states, record.moves), REVIEW_LIMIT, REVIEW_PROBE,
+                 progress=progress if bar else None)
+    if bar:
+        sys.stderr.write("\r\x1b[K")
+    if args.json:
+        for ply in got.plies:
+            print(json.dumps(ply.record()))
+        print(json.dumps(got.summary()))
+    else:
+        emit([(f"class:{style}" if style else "", text + "\n") for text, style in review_lines(got, record.game)])
+    return EXIT_INTERRUPTED if got.stopped else 0
+
+
 def _budget(args: argparse.Namespace, default: float) -> float | None:
     """Seconds a search may take: --budget, else none when --nodes bounds it (so that the answer
     does not depend on the machine), else ``default``."""
@@ -647,7 +684,7 @@ def options_text(game: Game, rules: Any) -> str:
 
 
 COMMANDS = {"deal": cmd_deal, "verify": cmd_verify, "replay": cmd_replay, "solve": cmd_solve, "stats": cmd_stats,
-            "history": cmd_history}
+            "history": cmd_history, "review": cmd_review}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
