@@ -244,3 +244,29 @@ def _review(session: Session, args: list[str]) -> Reply:
     for text, style in review_lines(got, session.game):
         reply.say(text, style)
     return reply
+
+
+@command("coach", "coach [on|off]", "the live verdict in the status line: winnable, lost or undecided",
+         arguments=("on", "off"),
+         details="After each move the status line says whether the game can still be won (and in "
+                 "how many moves), is lost (and which undo wins again), or is undecided; it is "
+                 "searched for beside the prompt, so typing never waits. A move that loses a "
+                 "winnable game is announced. Off by default: it gives the game away, and the "
+                 "record counts the games played with it apart. In a game whose stock stays "
+                 "hidden it gives a blind player's estimate instead. 'coach' alone says whether "
+                 "it is on.")
+def _coach(session: Session, args: list[str]) -> Reply:
+    words = [a.lower() for a in args]
+    if words not in ([], ["on"], ["off"]):
+        raise CommandError("usage: coach [on|off]")
+    if not words:
+        return Reply().say(f"the coach is {'on' if session.coach else 'off'}")
+    if not session.interactive:
+        raise CommandError("the live coach is for the interactive shell; 'review' and 'hint' work here")
+    if words == ["on"]:
+        _need_player(session)
+    session.coach = words == ["on"]
+    if session.coach:
+        session.coached = True  # the player's figures count this game apart
+        return Reply().say("the coach is on: its verdict shows in the status line")
+    return Reply().say("the coach is off")

@@ -141,6 +141,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--ascii", action="store_true", help="letters (AC, TD) instead of suit symbols")
     parser.add_argument("--resume", action="store_true",
                         help="go on with the unfinished game of the record, where it was left")
+    parser.add_argument("--coach", action="store_true",
+                        help="the live coach: the status line says whether the game can still be won")
     parser.add_argument("--no-record", action="store_true",
                         help="keep no record of this shell's games (also MUSICAL_NO_RECORD=1)")
     _add_rules(parser)
@@ -282,6 +284,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.resume:
         _check_resume(args, given_rules, interactive)
     session = Session(game, deal, rules, ascii=_ascii(args, sys.stdout), interactive=interactive)
+    session.coach = session.coached = args.coach and interactive
     if interactive:
         from .record import Recorder
         from .shell import Shell

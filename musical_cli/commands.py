@@ -70,6 +70,7 @@ class Session:
         # Told of every change ("start", "move", "undo", "redo", "hint"): the shell's recorder.
         self.listener: Callable[[str], None] | None = None
         self.recorder: Any = None  # the shell's Recorder (musical_cli.record), for its commands
+        self.coach = False  # the live coach is on ('coach on', --coach): the shell shows its verdict
         self.start(game, deal, game.default_rules() if rules is None else rules)
 
     def start(self, game: Game, deal: DealNumber, rules: Any, moves: tuple[Move, ...] = (),

@@ -19,7 +19,7 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.shortcuts import print_formatted_text
 from prompt_toolkit.styles import Style
 
-from . import files
+from . import files, live
 from .language import REGISTRY, Session, error_text, execute, lookup, move_sources, move_targets
 from .render import STYLE, Fragments, line, plural, separator, status
 from .render import plain as plain_text
@@ -138,14 +138,25 @@ class Shell:
             )
             self.output = self.prompt.output
         session.progress = None if plain else self.progress
+        self.coach = live.Coach(session, self._redraw, self._announce)
         self._last_progress = 0.0
         if recorder is not None:
             recorder.attach(session, lambda text: self.print(line(text, "bad")))
 
     def toolbar(self) -> FormattedText:
         s = self.session
+        coach = self.coach.status()
         return FormattedText([("", " " + status(s.game, s.state, s.deal.text, len(s.moves), s.ascii)
-                               + separator(s.ascii) + "'help' lists the commands ")])
+                               + separator(s.ascii) + (coach or "'help' lists the commands") + " ")])
+
+    def _redraw(self) -> None:
+        """From the coach's thread: its verdict is ready."""
+        if self.prompt is not None:
+            self.prompt.app.invalidate()
+
+    def _announce(self, text: str) -> None:
+        """From the coach's thread: one line above the prompt (or after the command running)."""
+        live.announce(self, line(text, "bad"))
 
     def print(self, fragments: Fragments) -> None:
         if self.plain:
@@ -230,6 +241,7 @@ class Shell:
         try:
             return self._run()
         finally:
+            self.coach.cancel()
             if self.recorder is not None:
                 self.recorder.close()
 
@@ -242,6 +254,7 @@ class Shell:
             for text, style in self.recorder.opening_lines():
                 self.print(line(text, style))
         self.print(s.layout())
+        self.coach.update()
         while True:
             try:
                 text = self.read()
@@ -272,6 +285,7 @@ class Shell:
             self.print(reply.out)
             if reply.show:
                 self.print(s.layout())
+            self.coach.update()
             if reply.quit:
                 break
         return 0

@@ -326,3 +326,84 @@ def test_musical_review_of_calculation_says_it_read_the_stock(monkeypatch, capsy
     status, out, err = run_main(["review", "-"], "format: musical-transcript 1\ngame: calculation\ndeal: 3\nd\n", monkeypatch, capsys)
     assert status == 0, err
     assert "the review read Calculation's stock" in out
+
+
+# --- the live coach ----------------------------------------------------------------------------
+
+
+def test_coach_on_and_off_marks_the_game_coached():
+    from musical_cli.language import CommandError, Session, execute
+    from musical_cli.render import plain
+
+    s = Session(MUSICAL, DealNumber(4), interactive=True)
+    assert not s.coached and "off" in plain(execute(s, "coach").out)
+    execute(s, "coach on")
+    assert s.coach and s.coached
+    execute(s, "coach off")
+    assert not s.coach and s.coached  # it was on during this game
+    with pytest.raises(CommandError, match="usage"):
+        execute(s, "coach maybe")
+    with pytest.raises(CommandError, match="interactive shell"):
+        execute(Session(MUSICAL, DealNumber(4)), "coach on")
+
+
+def _coach(session):
+    from musical_cli.live import Coach
+
+    said = []
+    return Coach(session, lambda: None, said.append), said
+
+
+def test_the_coach_in_the_background_and_a_new_move_cancels_it():
+    from musical_cli.language import Session, execute
+
+    s = Session(MUSICAL, DealNumber(409), interactive=True)  # the start: a second to prove lost
+    s.coach = True
+    coach, said = _coach(s)
+    coach.update()
+    assert coach.status() == "coach: thinking..."  # update() returned before the verdict
+    first = coach._stop
+    execute(s, "d")
+    coach.update()
+    assert first.is_set()  # the old position's search is told to stop
+    coach.wait(60)
+    assert coach.status().startswith("lost") and said == []  # lost from the start: no move lost it
+    assert s.coached
+
+
+def test_the_coach_announces_the_move_that_lost():
+    from musical_cli.language import Session, execute
+    from musical_cli.live import LOST_MOVE
+
+    rules, line, i, wrong = _deal4_lost()
+    s = Session(MUSICAL, DealNumber(4), rules, interactive=True)
+    s.coach = True
+    coach, said = _coach(s)
+    execute(s, "; ".join(str(m) for m in line[:i]))
+    coach.update()
+    coach.wait(60)
+    assert coach.status() == f"winnable: {len(line) - i} moves" and said == []
+    execute(s, str(wrong))
+    coach.update()
+    coach.wait(60)
+    assert said == [LOST_MOVE]
+    assert coach.status() == "lost: 'undo 1' wins"
+
+
+def test_the_coach_never_reads_calculations_stock():
+    """Two positions that differ only in the stock's order get the same estimate."""
+    from dataclasses import replace
+
+    from musical_cli.language import Session
+
+    game = game_named("calculation")
+    state = game.play(game.opening(DealNumber(3)), [game.legal_moves(game.opening(DealNumber(3)))[0]])
+    other = replace(state, stock=tuple(reversed(state.stock)))
+    assert other != state
+    assert game.blind_estimate(state) == game.blind_estimate(other)
+    s = Session(game, DealNumber(3), interactive=True)
+    s.coach = True
+    coach, _ = _coach(s)
+    coach.update()
+    coach.wait(60)
+    assert coach.status().startswith("estimate: ") and coach.status().endswith("% win")
