@@ -456,3 +456,30 @@ def _infer(verdicts: list[str | None]) -> list[str]:
 def trail_of(states: Sequence[Any], moves: Sequence[Move]) -> list[tuple[int, Move, Any, Any]]:
     """One line's moves as a trail: (ply, move, before, after) each."""
     return [(i + 1, m, states[i], states[i + 1]) for i, m in enumerate(moves)]
+
+
+# --- winnable deals on request ---------------------------------------------------------------
+
+# A deal is taken when the solver proves it winnable within WINNABLE_LIMIT; undecided ones are
+# skipped like lost ones. At most WINNABLE_ATTEMPTS deals are tried (rules under which hardly
+# any deal is winnable, such as Musical without a redeal, end with a message, not a long wait).
+WINNABLE_LIMIT = Limit(seconds=1.0, wall=2.0)
+WINNABLE_ATTEMPTS = 40
+
+
+def winnable_deal(game: Game, rules: Any, numbers: Callable[[], Any], limit: Limit = WINNABLE_LIMIT,
+                  attempts: int = WINNABLE_ATTEMPTS) -> Any | None:
+    """A deal number from ``numbers()`` (called for each try) whose opening the solver proves
+    winnable under ``rules``; None when none of ``attempts`` tries is."""
+    for _ in range(attempts):
+        deal = numbers()
+        if analyse(game, game.opening(deal, rules), limit).result == WON:
+            return deal
+    return None
+
+
+def no_winnable_deal(game: Game, rules: Any, attempts: int = WINNABLE_ATTEMPTS) -> str:
+    options = ", ".join(f"{k} {v}" for k, v in game.rules_options(rules).items())
+    return (f"no deal proven winnable in {attempts} random deals of {game.title}"
+            f"{f' ({options})' if options else ''}: each was lost or undecided; "
+            "try other rules, or a deal without --winnable")

@@ -141,6 +141,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--ascii", action="store_true", help="letters (AC, TD) instead of suit symbols")
     parser.add_argument("--resume", action="store_true",
                         help="go on with the unfinished game of the record, where it was left")
+    parser.add_argument("--winnable", action="store_true",
+                        help="a random deal the solver proves winnable under the rules given")
     parser.add_argument("--coach", action="store_true",
                         help="the live coach: the status line says whether the game can still be won")
     parser.add_argument("--no-record", action="store_true",
@@ -276,7 +278,16 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     game = game_named(args.game) if args.game else DEFAULT_GAME
     rules, given_rules = _rules(game, args)
-    deal = args.seed or random_deal_number()
+    if args.winnable:
+        from . import advice
+
+        if args.seed is not None or args.resume:
+            raise UsageError("--winnable chooses the deal: give no --seed or --resume with it")
+        deal = advice.winnable_deal(game, rules, random_deal_number)
+        if deal is None:
+            raise FileError(advice.no_winnable_deal(game, rules))
+    else:
+        deal = args.seed or random_deal_number()
     # The shell needs a terminal at both ends: a prompt drawn into a file is useless, and so is
     # a prompt nobody types at. Either end redirected is batch mode (which reads the terminal
     # until Ctrl-D when only standard output is redirected).
@@ -285,6 +296,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         _check_resume(args, given_rules, interactive)
     session = Session(game, deal, rules, ascii=_ascii(args, sys.stdout), interactive=interactive)
     session.coach = session.coached = args.coach and interactive
+    session.chosen = "winnable" if args.winnable else None
     if interactive:
         from .record import Recorder
         from .shell import Shell

@@ -107,6 +107,7 @@ class Session:
         self.how = how
         self.coached = coached
         self.difficulty: str | None = None
+        self.chosen: str | None = None  # how the deal was chosen, for the layout's title: "winnable"
         if not moves:
             self._turn_up()
         self.notify("start")
@@ -193,7 +194,8 @@ class Session:
         return done
 
     def layout(self) -> Fragments:
-        return layout(self.game, self.state, self.deal.text, len(self.moves), self.ascii)
+        title = self.deal.text + (f" (dealt {self.chosen})" if self.chosen else "")
+        return layout(self.game, self.state, title, len(self.moves), self.ascii)
 
 
 # ---------------------------------------------------------------------------------------------

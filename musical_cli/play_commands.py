@@ -99,11 +99,22 @@ def _show(session: Session, args: list[str]) -> Reply:
     return Reply(show=True, asked=True)
 
 
-@command("new", "new [N]", "start a new deal: deal N, or a random one",
-         details="The deal number is shown at once, so that the game can be replayed with --seed N.")
+@command("new", "new [N|--winnable]", "start a new deal: deal N, or a random one",
+         details="The deal number is shown at once, so that the game can be replayed with --seed N. "
+                 "'new --winnable' deals a random deal the solver proves winnable.",
+         arguments=("--winnable",))
 def _new(session: Session, args: list[str]) -> Reply:
     if len(args) > 1:
-        raise CommandError("usage: new [N]")
+        raise CommandError("usage: new [N|--winnable]")
+    if args and args[0].lower() == "--winnable":
+        from . import advice
+
+        deal = advice.winnable_deal(session.game, session.rules, random_deal_number)
+        if deal is None:
+            raise CommandError(advice.no_winnable_deal(session.game, session.rules))
+        session.start(session.game, deal, session.rules)
+        session.chosen = "winnable"
+        return Reply(show=True).say(f"deal {deal} (dealt winnable: the solver proved it)")
     deal = DealNumber.parse(args[0]) if args else random_deal_number()
     session.start(session.game, deal, session.rules)
     return Reply(show=True).say(f"deal {deal}")

@@ -4,6 +4,7 @@ be stopped, and the review of a game, checked against the solver on all three ga
 from __future__ import annotations
 
 import random
+import re
 import threading
 
 import pytest
@@ -407,3 +408,80 @@ def test_the_coach_never_reads_calculations_stock():
     coach.update()
     coach.wait(60)
     assert coach.status().startswith("estimate: ") and coach.status().endswith("% win")
+
+
+# --- winnable deals on request ---------------------------------------------------------------
+
+
+class _Numbers:
+    """secrets' randbelow, seeded: the random deals a test sees, and how many were drawn."""
+
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+        self.drawn = []
+
+    def randbelow(self, n):
+        self.drawn.append(self.rng.randrange(n) + 1)
+        return self.drawn[-1] - 1
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_winnable_deals_only_winnable_deals(seed, monkeypatch, capsys):
+    from lines import run_main
+
+    from musical_cli import deals
+
+    numbers = _Numbers(seed)
+    monkeypatch.setattr(deals, "secrets", numbers)
+    status, out, err = run_main(["--winnable", "--redeals", "1"], "show\n", monkeypatch, capsys)
+    assert status == 1, err  # batch mode: the game is not won
+    deal = int(re.search(r"^deal (\d+)$", out, re.M).group(1))
+    assert deal == numbers.drawn[-1]
+    assert f"deal {deal} (dealt winnable)" in out
+    assert solve(MUSICAL, MUSICAL.opening(DealNumber(deal), MusicalRules(1)), budget=None).result == "won"
+    # the deals skipped were not proven winnable (at one redeal about two deals in three are lost)
+    for skipped in numbers.drawn[:-1]:
+        assert solve(MUSICAL, MUSICAL.opening(DealNumber(skipped), MusicalRules(1)), nodes=2_000_000,
+                     budget=None).result != "won"
+
+
+def test_winnable_skips_some_deals(monkeypatch, capsys):
+    """Over the seeds above, some random deals were lost and skipped (else the test above
+    could not fail)."""
+    from lines import run_main
+
+    from musical_cli import deals
+
+    skipped = 0
+    for seed in range(6):
+        numbers = _Numbers(seed)
+        monkeypatch.setattr(deals, "secrets", numbers)
+        run_main(["--winnable", "--redeals", "1"], "show\n", monkeypatch, capsys)
+        skipped += len(numbers.drawn) - 1
+    assert skipped > 0
+
+
+def test_no_winnable_deal_is_a_clear_message(monkeypatch, capsys):
+    from lines import run_main
+
+    status, out, err = run_main(["--winnable", "--redeals", "0"], "show\n", monkeypatch, capsys)
+    assert status == 2 and "no deal proven winnable in 40 random deals of Musical (redeals 0)" in err
+    status, out, err = run_main(["--winnable", "--seed", "3"], "", monkeypatch, capsys)
+    assert status == 2 and "--winnable chooses the deal" in err
+
+
+def test_new_winnable(monkeypatch):
+    from musical_cli import deals
+    from musical_cli.language import CommandError, Session, execute
+    from musical_cli.render import plain
+
+    monkeypatch.setattr(deals, "secrets", _Numbers(1))
+    s = Session(MUSICAL, DealNumber(1), MusicalRules(1))
+    out = plain(execute(s, "new --winnable").out)
+    assert "dealt winnable" in out and "(dealt winnable)" in plain(s.layout())
+    assert solve(MUSICAL, s.state, budget=None).result == "won"
+    execute(s, "new 5")
+    assert "dealt winnable" not in plain(s.layout())
+    s = Session(MUSICAL, DealNumber(1), MusicalRules(0))
+    with pytest.raises(CommandError, match="no deal proven winnable"):
+        execute(s, "new --winnable")
