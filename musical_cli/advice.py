@@ -483,3 +483,65 @@ def no_winnable_deal(game: Game, rules: Any, attempts: int = WINNABLE_ATTEMPTS) 
     return (f"no deal proven winnable in {attempts} random deals of {game.title}"
             f"{f' ({options})' if options else ''}: each was lost or undecided; "
             "try other rules, or a deal without --winnable")
+
+
+# --- difficulty --------------------------------------------------------------------------------
+
+# A deal's rating: "lost" (proven), "unknown" (undecided within the node limit), else "easy",
+# "medium" or "hard" by the measure below, against bands calibrated on deals 1-10,000 of
+# Musical's default rules so that each holds about a third of the winnable deals
+# (docs/difficulty.md gives the figures and the command that makes them: bench/difficulty.py).
+# The measure: the search nodes the solver needs to find a win. It counts how much of the tree
+# of plays must be looked at before a win turns up, so a deal whose wins are many and plain is
+# easy, and one whose only wins are narrow is hard. A node limit only, never seconds: the same
+# rating on every machine, with the C core or without (they count the same nodes).
+DIFFICULTY_NODES = 3_000_000
+RATINGS = ("easy", "medium", "hard", "lost", "unknown")
+# Per game, for its default rules: (the most nodes of an easy deal, of a medium one).
+BANDS: dict[str, tuple[int, int]] = {"musical": (49, 479)}
+
+
+def difficulty_measure(game: Game, state: Any) -> tuple[str, int]:
+    """(the verdict within the node limit, the nodes it took)."""
+    got = analyse(game, state, Limit(nodes=DIFFICULTY_NODES))
+    return got.result, got.nodes
+
+
+def band_of(nodes: int, bands: tuple[int, int]) -> str:
+    return "easy" if nodes <= bands[0] else "medium" if nodes <= bands[1] else "hard"
+
+
+def rating(game: Game, rules: Any, state: Any) -> str | None:
+    """The deal's rating (one of RATINGS), or None where no bands are calibrated (rules other
+    than the game's defaults, or a game not calibrated)."""
+    bands = BANDS.get(game.name)
+    if bands is None or rules != game.default_rules():
+        return None
+    result, nodes = difficulty_measure(game, state)
+    return band_of(nodes, bands) if result == WON else result
+
+
+def deal_rated(game: Game, rules: Any, wanted: str, numbers: Callable[[], Any],
+               attempts: int = 300) -> Any | None:
+    """A deal number from ``numbers()`` whose rating is ``wanted``; None after ``attempts``."""
+    for _ in range(attempts):
+        deal = numbers()
+        if rating(game, rules, game.opening(deal, rules)) == wanted:
+            return deal
+    return None
+
+
+def no_rated_deal(game: Game, rules: Any, wanted: str) -> str | None:
+    """Why a deal of that rating cannot be dealt, or None when one can be looked for."""
+    if wanted not in RATINGS[:4]:
+        return f"a difficulty is one of {', '.join(RATINGS[:4])}; not {wanted!r}"
+    if game.name not in BANDS or rules != game.default_rules():
+        return (f"deals are rated for {', '.join(game_title for game_title in _calibrated())} at its "
+                "default rules only (docs/difficulty.md)")
+    return None
+
+
+def _calibrated() -> list[str]:
+    from .games import GAMES
+
+    return [GAMES[name].title for name in BANDS if name in GAMES]

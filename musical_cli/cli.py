@@ -143,6 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="go on with the unfinished game of the record, where it was left")
     parser.add_argument("--winnable", action="store_true",
                         help="a random deal the solver proves winnable under the rules given")
+    parser.add_argument("--difficulty", metavar="D", choices=("easy", "medium", "hard", "lost"),
+                        help="a random deal of this rating: easy, medium, hard, lost (docs/difficulty.md)")
     parser.add_argument("--coach", action="store_true",
                         help="the live coach: the status line says whether the game can still be won")
     parser.add_argument("--no-record", action="store_true",
@@ -278,7 +280,16 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     game = game_named(args.game) if args.game else DEFAULT_GAME
     rules, given_rules = _rules(game, args)
-    if args.winnable:
+    if args.difficulty:
+        from . import advice
+
+        if args.seed is not None or args.resume or args.winnable:
+            raise UsageError("--difficulty chooses the deal: give no --seed, --winnable or --resume with it")
+        why = advice.no_rated_deal(game, rules, args.difficulty)
+        deal = None if why else advice.deal_rated(game, rules, args.difficulty, random_deal_number)
+        if deal is None:
+            raise FileError(why or f"no {args.difficulty} deal in 300 random deals")
+    elif args.winnable:
         from . import advice
 
         if args.seed is not None or args.resume:
@@ -297,6 +308,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     session = Session(game, deal, rules, ascii=_ascii(args, sys.stdout), interactive=interactive)
     session.coach = session.coached = args.coach and interactive
     session.chosen = "winnable" if args.winnable else None
+    session.difficulty = args.difficulty
     if interactive:
         from .record import Recorder
         from .shell import Shell
@@ -338,6 +350,8 @@ def _check_resume(args: argparse.Namespace, given_rules: dict[str, str], interac
 
 
 def cmd_deal(args: argparse.Namespace) -> int:
+    from . import advice
+
     game = game_named(args.game) if args.game else DEFAULT_GAME
     rules, _ = _rules(game, args)
     ascii = _ascii(args, sys.stdout)
@@ -345,10 +359,16 @@ def cmd_deal(args: argparse.Namespace) -> int:
     for group in args.deals:
         for deal in group:
             state = game.opening(deal, rules)
+            rated = advice.rating(game, rules, state)
             if args.json:
-                out.write(json.dumps(opening_record(game, deal, state), ensure_ascii=False) + "\n")
+                record = opening_record(game, deal, state)
+                if rated is not None:  # only where bands are calibrated (docs/difficulty.md)
+                    record["difficulty"] = rated
+                out.write(json.dumps(record, ensure_ascii=False) + "\n")
             else:
                 emit(opening_text(game, deal, state, ascii), out)
+                if rated is not None:
+                    out.write(f"difficulty: {rated}\n")
     return 0
 
 

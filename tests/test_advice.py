@@ -485,3 +485,75 @@ def test_new_winnable(monkeypatch):
     s = Session(MUSICAL, DealNumber(1), MusicalRules(0))
     with pytest.raises(CommandError, match="no deal proven winnable"):
         execute(s, "new --winnable")
+
+
+# --- difficulty --------------------------------------------------------------------------------
+
+
+def test_the_bands_split_a_sample_of_winnable_deals_in_about_thirds():
+    """The bands were calibrated on deals 1-10,000 (docs/difficulty.md); deals 1-300 are a
+    sample of them: each band holds about a third of the winnable ones."""
+    import collections
+
+    from musical_cli.advice import rating
+
+    counts = collections.Counter(rating(MUSICAL, MUSICAL.default_rules(), MUSICAL.opening(DealNumber(d)))
+                                 for d in range(1, 301))
+    winnable = counts["easy"] + counts["medium"] + counts["hard"]
+    assert winnable > 280
+    for band in ("easy", "medium", "hard"):
+        assert 0.22 < counts[band] / winnable < 0.45, counts
+
+
+def test_a_rating_is_the_measure_against_the_bands():
+    from musical_cli.advice import BANDS, band_of, difficulty_measure, rating
+
+    for d in (1, 2, 5, 409):
+        state = MUSICAL.opening(DealNumber(d))
+        result, nodes = difficulty_measure(MUSICAL, state)
+        assert rating(MUSICAL, MUSICAL.default_rules(), state) == (band_of(nodes, BANDS["musical"]) if result == WON else result)
+    assert rating(MUSICAL, MUSICAL.default_rules(), MUSICAL.opening(DealNumber(409))) == "lost"
+    assert rating(MUSICAL, MusicalRules(1), MUSICAL.opening(DealNumber(1), MusicalRules(1))) is None  # not calibrated
+
+
+def test_musical_deal_shows_the_difficulty(monkeypatch, capsys):
+    import json
+
+    from lines import run_main
+
+    from musical_cli.advice import rating
+
+    want = rating(MUSICAL, MUSICAL.default_rules(), MUSICAL.opening(DealNumber(5)))
+    status, out, _ = run_main(["deal", "5"], "", monkeypatch, capsys)
+    assert status == 0 and f"difficulty: {want}" in out
+    status, out, _ = run_main(["deal", "--json", "5", "409"], "", monkeypatch, capsys)
+    first, second = (json.loads(x) for x in out.splitlines())
+    assert first["difficulty"] == want and second["difficulty"] == "lost"
+    status, out, _ = run_main(["deal", "--redeals", "1", "5"], "", monkeypatch, capsys)
+    assert "difficulty" not in out
+
+
+@pytest.mark.parametrize("wanted", ["easy", "hard"])
+def test_new_difficulty_deals_a_deal_of_that_rating(wanted, monkeypatch):
+    from musical_cli import deals
+    from musical_cli.advice import rating
+    from musical_cli.language import Session, execute
+
+    monkeypatch.setattr(deals, "secrets", _Numbers(7))
+    s = Session(MUSICAL, DealNumber(1))
+    execute(s, f"new --difficulty {wanted}")
+    assert s.difficulty == wanted
+    assert rating(MUSICAL, s.rules, s.states[0]) == wanted
+
+
+def test_difficulty_errors(monkeypatch, capsys):
+    from lines import run_main
+
+    from musical_cli.language import CommandError, Session, execute
+
+    with pytest.raises(CommandError, match="one of easy, medium, hard, lost"):
+        execute(Session(MUSICAL, DealNumber(1)), "new --difficulty tricky")
+    with pytest.raises(CommandError, match="default rules only"):
+        execute(Session(MUSICAL, DealNumber(1), MusicalRules(1)), "new --difficulty hard")
+    status, _, err = run_main(["--difficulty", "hard", "--redeals", "1"], "", monkeypatch, capsys)
+    assert status == 2 and "default rules only" in err
