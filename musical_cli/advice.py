@@ -496,6 +496,7 @@ def no_winnable_deal(game: Game, rules: Any, attempts: int = WINNABLE_ATTEMPTS) 
 # easy, and one whose only wins are narrow is hard. A node limit only, never seconds: the same
 # rating on every machine, with the C core or without (they count the same nodes).
 DIFFICULTY_NODES = 3_000_000
+RATE_AT_MOST = 10  # 'musical deal' rates at most this many deals at a time
 RATINGS = ("easy", "medium", "hard", "lost", "unknown")
 # Per game, for its default rules: (the most nodes of an easy deal, of a medium one).
 BANDS: dict[str, tuple[int, int]] = {"musical": (49, 479)}

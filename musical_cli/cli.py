@@ -356,10 +356,13 @@ def cmd_deal(args: argparse.Namespace) -> int:
     rules, _ = _rules(game, args)
     ascii = _ascii(args, sys.stdout)
     out = sys.stdout
+    # A rating can take the solver seconds (a lost or undecided deal): only a few deals are rated,
+    # so that a long range still prints at once.
+    rate = sum(len(group) for group in args.deals) <= advice.RATE_AT_MOST
     for group in args.deals:
         for deal in group:
             state = game.opening(deal, rules)
-            rated = advice.rating(game, rules, state)
+            rated = advice.rating(game, rules, state) if rate else None
             if args.json:
                 record = opening_record(game, deal, state)
                 if rated is not None:  # only where bands are calibrated (docs/difficulty.md)

@@ -557,3 +557,12 @@ def test_difficulty_errors(monkeypatch, capsys):
         execute(Session(MUSICAL, DealNumber(1), MusicalRules(1)), "new --difficulty hard")
     status, _, err = run_main(["--difficulty", "hard", "--redeals", "1"], "", monkeypatch, capsys)
     assert status == 2 and "default rules only" in err
+
+
+def test_a_long_range_of_deals_is_not_rated(monkeypatch, capsys):
+    from lines import run_main
+
+    status, out, _ = run_main(["deal", "1-11"], "", monkeypatch, capsys)
+    assert status == 0 and "difficulty" not in out
+    status, out, _ = run_main(["deal", "1-10"], "", monkeypatch, capsys)
+    assert out.count("difficulty: ") == 10
