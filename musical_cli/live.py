@@ -14,6 +14,7 @@ game is in play: it gives the blind player's estimate, and says it is one.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -172,14 +173,20 @@ class Coach:
 
 def announce(shell: Any, fragments: Any) -> None:
     """Print ``fragments`` above the prompt from another thread: through the prompt's event
-    loop (prompt_toolkit's run_in_terminal hides the prompt, prints, and draws it again); while
-    no prompt is shown (a command is running, or a dumb terminal), printed at once."""
+    loop (prompt_toolkit's run_in_terminal hides the prompt, prints, and draws it again). A
+    verdict found quickly may come while the shell is between a command and its next prompt:
+    it waits a moment for the prompt, so as not to print into it; while a command runs (or on a
+    dumb terminal, with no prompt_toolkit) it is printed at once."""
     prompt = getattr(shell, "prompt", None)
     app = None if prompt is None else prompt.app
-    loop = None if app is None else getattr(app, "loop", None)
-    if app is not None and app.is_running and loop is not None:
-        from prompt_toolkit.application import run_in_terminal
+    for _ in range(25):
+        loop = None if app is None else getattr(app, "loop", None)
+        if app is not None and app.is_running and loop is not None:
+            from prompt_toolkit.application import run_in_terminal
 
-        loop.call_soon_threadsafe(lambda: run_in_terminal(lambda: shell.print(fragments)))
-    else:
-        shell.print(fragments)
+            loop.call_soon_threadsafe(lambda: run_in_terminal(lambda: shell.print(fragments)))
+            return
+        if app is None:
+            break
+        time.sleep(0.02)
+    shell.print(fragments)
