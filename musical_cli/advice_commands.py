@@ -5,36 +5,15 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from . import advice
 from .commands import CommandError, Reply, Session, after_move, command, no_args
 from .game import Outcome
 from .play_commands import move_lines
 from .render import plural
 
-# The solver commands import it lazily: it is the heaviest module and the shell must start fast.
-# hint answers within about a second: HINT_BUDGET for its own position, UNDO_BUDGET for how far
-# to undo. Wins are found in milliseconds, while a proof that a position early in the first pass
-# is lost can take seconds (Crazy Quilt's tens of seconds). So when a second leaves the answer
-# open (no verdict here, no earlier position proven winnable, or one that may not be the latest),
-# hint says what it knows and says so; 'hint' typed again at the same position then searches on
-# (LONG_HINT_BUDGET here, SOLVE_BUDGET for how far to undo), with a progress bar that Ctrl-C stops.
-HINT_BUDGET = 0.5
-UNDO_BUDGET = 0.4
-LONG_HINT_BUDGET = 5.0
-SOLVE_BUDGET = 30.0
+# The searches and their budgets live in the advice layer (musical_cli.advice); these are its
+# commands. The budgets are read from there when a command runs (the tests shorten them).
 _AGAIN = "type 'hint' again to search longer"
-
-
-def _solve(session: Session, state: Any, budget: float):
-    from .solver import solve
-
-    known = session.solved.get(state)
-    if known is not None:
-        return known
-    solution = solve(session.game, state, budget=budget, progress=session.progress)
-    if solution.result != "unknown":
-        session.solved[state] = solution
-        session.notify("solved")
-    return solution
 
 
 @command("hint", "hint", "the next move of a winning line from here",
@@ -86,11 +65,11 @@ def _hint(session: Session, args: list[str]) -> Reply:
         reply = _long_hint(session)
         session.hint_kept = (here, session.solved.get(here), list(reply.out))
         return reply
-    solution = _solve(session, here, HINT_BUDGET)
+    solution = advice.decide(session, here, advice.HINT_BUDGET)
     if solution.result == "won":
         return _hint_move(solution)
     lost = solution.result == "lost"
-    back, exact = _undo_to_winnable(session, UNDO_BUDGET, probe=UNDO_BUDGET, start_probe=0.0, lost_here=lost)
+    back, exact = advice.undo_to_winnable(session, advice.UNDO_BUDGET, probe=advice.UNDO_BUDGET, start_probe=0.0, lost_here=lost)
     if back is None:  # the start itself is lost, so is every later position
         return Reply().say("no win is possible from here.", "bad").say(_LOST_FROM_START)
     session.hint_open = here  # cleared below when the answer is whole
@@ -103,7 +82,7 @@ def _hint(session: Session, args: list[str]) -> Reply:
             return reply.say(f"'undo {back}' gets back to a position that can still be won.", "hint")
         return reply.say(f"'undo {back}' gets back to a position that can still be won, and a later "
                          f"one may be too: {_AGAIN}.", "hint")
-    undecided = f"undecided: no win found from here within {HINT_BUDGET:g} s, and no loss proven"
+    undecided = f"undecided: no win found from here within {advice.HINT_BUDGET:g} s, and no loss proven"
     if not session.moves:
         return Reply().say(f"{undecided}: {_AGAIN}.", "bad")
     reply = Reply().say(f"{undecided};", "bad")
@@ -114,30 +93,30 @@ def _hint(session: Session, args: list[str]) -> Reply:
 
 def _long_hint(session: Session) -> Reply:
     """``hint`` asked again where a quick one left its answer open: the long budgets."""
-    solution = _solve(session, session.state, LONG_HINT_BUDGET)
+    solution = advice.decide(session, session.state, advice.LONG_HINT_BUDGET)
     if solution.result == "won":
         return _hint_move(solution)
     lost = solution.result == "lost"
     # The start may take most of a lost position's long budget (deal 409's start is proven lost
     # in about 6 s), only half of an undecided one's (Crazy Quilt's starts are often its hardest).
-    back, exact = _undo_to_winnable(session, SOLVE_BUDGET if lost else LONG_HINT_BUDGET,
-                                    settle=LONG_HINT_BUDGET, start_probe=LONG_HINT_BUDGET if lost else 0.0,
+    back, exact = advice.undo_to_winnable(session, advice.SOLVE_BUDGET if lost else advice.LONG_HINT_BUDGET,
+                                    settle=advice.LONG_HINT_BUDGET, start_probe=advice.LONG_HINT_BUDGET if lost else 0.0,
                                     lost_here=lost)
     if back is None:
         return Reply().say("no win is possible from here.", "bad").say(_LOST_FROM_START)
     if lost:
         reply = Reply().say("no win is possible from here.", "bad")
         if back < 0:
-            return reply.say(f"the solver found no earlier position winnable within {SOLVE_BUDGET:g} s: "
+            return reply.say(f"the solver found no earlier position winnable within {advice.SOLVE_BUDGET:g} s: "
                              "undo by hand, or 'new'.", "bad")
         later = "" if exact else " (a later one may be too: some positions stayed undecided)"
         return reply.say(f"'undo {back}' gets back to a position that can still be won{later}.", "hint")
-    reply = Reply().say(f"undecided: no win found from here within {LONG_HINT_BUDGET:g} s, and no loss "
-                        f"proven ('solve' searches up to {SOLVE_BUDGET:g} s).", "bad")
+    reply = Reply().say(f"undecided: no win found from here within {advice.LONG_HINT_BUDGET:g} s, and no loss "
+                        f"proven ('solve' searches up to {advice.SOLVE_BUDGET:g} s).", "bad")
     if not session.moves:
         return reply
     if back < 0:
-        return reply.say(f"No earlier position was proven winnable within {LONG_HINT_BUDGET:g} s either.", "bad")
+        return reply.say(f"No earlier position was proven winnable within {advice.LONG_HINT_BUDGET:g} s either.", "bad")
     return reply.say(f"'undo {back}' gets back to a position that can still be won.", "hint")
 
 
@@ -156,79 +135,6 @@ def _need_player(session: Session, blind: bool = True) -> None:
 _LOST_FROM_START = "This deal cannot be won even from its start: try 'new'."
 
 
-def _undo_to_winnable(session: Session, budget: float = SOLVE_BUDGET, settle: float | None = None,
-                      probe: float = LONG_HINT_BUDGET, start_probe: float = LONG_HINT_BUDGET,
-                      lost_here: bool = False) -> tuple[int | None, bool]:
-    """How many moves to undo to reach the latest position proven winnable within ``budget``
-    seconds (and within ``settle`` seconds more once one is found, when given), and whether it is
-    surely the latest (every probe decided in time). None when even the start is proven lost, -1
-    when nothing was proven either way in time. ``probe``: the most one probe may take;
-    ``start_probe``: the most the start's probe may take, or half of what is left if more.
-    ``lost_here``: the current position is proven lost (when no move has been made, it is the
-    start).
-
-    Winnability only ever goes from yes to no along a game (a lost position's successors are lost
-    too), so there is one boundary, found by probing positions with the solver. A winning line
-    from a probed position also proves winnable every later position the game reached by the
-    same moves (they lie on that line). Proving a loss costs far more than finding a win (seconds
-    against milliseconds early in a game), and only one loss needs proving, the position just
-    after the boundary: so the probes walk forward, each at the first position not yet known to
-    be winnable (the start, then where the game left the last winning line), for at most
-    ``forward`` probes; then bisection over what is left (plain bisection when the start itself
-    is undecided). An "unknown" counts as not winnable. The answer is the latest winnable
-    position when no probe runs out of time, and a position proven winnable in any case."""
-    deadline = time.monotonic() + budget
-    last = len(session.states) - 1  # known lost
-    lo, hi = 0, last  # the boundary lies in [lo, hi): states[hi] is not winnable
-    best: int | None = None
-    undecided: list[int] = []  # the positions probed without a verdict
-    # None is a proof, so it needs one: the start probed and found lost, or the start is the
-    # current position and the caller proved it lost. Undecided is never read as lost.
-    start_lost = lost_here and last == 0
-    forward = 24  # forward probes left
-    while lo < hi:
-        walking = forward > 0
-        if walking:
-            mid = lo
-            forward -= 1
-        else:
-            mid = (lo + hi) // 2
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return (-1 if best is None else session.steps_back(last - best)), False
-        # The start decides the most (lost there is lost everywhere), but in a game like Crazy
-        # Quilt it is often the hardest position of all: half of what is left, or start_probe.
-        cap = max(start_probe, left / 2) if mid == 0 else probe
-        solution = _solve(session, session.states[mid], min(cap, left))
-        result = solution.result
-        if result == "won":
-            # states[mid + k] is on the winning line while the game made the line's moves
-            line = solution.moves
-            k = 0
-            while mid + k + 1 < hi and k < len(line) and session.moves[mid + k] == line[k]:
-                k += 1
-            if best is None and settle is not None:
-                deadline = min(deadline, time.monotonic() + settle)
-            best, lo = mid + k, mid + k + 1
-        else:
-            if result == "unknown":
-                undecided.append(mid)
-            if result == "unknown" and walking and mid == 0:
-                forward = 0  # the start itself undecided: plain bisection, as before
-                continue
-            # "unknown" is treated as not winnable: the answer stays a position proven winnable,
-            # perhaps earlier than the latest one.
-            if result == "unknown" and best is None and mid == 0:
-                return -1, False
-            start_lost = start_lost or (mid == 0 and result == "lost")
-            hi = mid
-    # the answer is surely the latest unless a position after it was left undecided
-    exact = not any(mid > (-1 if best is None else best) for mid in undecided)
-    if best is None:
-        return (None if start_lost else -1), exact
-    return session.steps_back(last - best), exact
-
-
 @command("solve", "solve [play]", "show a winning line from here, or play it with 'solve play'",
          arguments=("play",))
 def _solve_cmd(session: Session, args: list[str]) -> Reply:
@@ -236,12 +142,12 @@ def _solve_cmd(session: Session, args: list[str]) -> Reply:
     if args not in ([], ["play"]):
         raise CommandError("usage: solve [play]")
     _need_player(session, blind=False)
-    solution = _solve(session, session.state, SOLVE_BUDGET)
+    solution = advice.decide(session, session.state, advice.SOLVE_BUDGET)
     reply = Reply()
     if solution.result == "lost":
         return reply.say("no win is possible from here ('hint' says how far to undo)", "bad")
     if solution.result == "unknown":
-        return reply.say(f"undecided: the solver ran out of its {SOLVE_BUDGET:g} s budget", "bad")
+        return reply.say(f"undecided: the solver ran out of its {advice.SOLVE_BUDGET:g} s budget", "bad")
     if not solution.moves:
         return reply.say("the game is already won")
     if not args:
@@ -280,3 +186,104 @@ def _auto(session: Session, args: list[str]) -> Reply:
     return after_move(session, reply)
 
 
+
+
+# --- review ----------------------------------------------------------------------------------
+
+VERDICT_WORDS = {"won": "winnable", "lost": "lost", "unknown": "undecided"}
+
+
+def review_lines(result: Any, game: Any) -> list[tuple[str, str]]:
+    """A review as lines of text with their styles: each move with the verdict before and after
+    it, then what the review found (``musical review`` prints the same lines)."""
+    out: list[tuple[str, str]] = []
+    width = max((len(str(p.move)) for p in result.plies), default=4)
+    digits = len(str(max((p.ply for p in result.plies), default=1)))
+    if result.plies:
+        out.append((f"  {'':>{digits}}  {'move':<{width}}  before     after", "dim"))
+    for p in result.plies:
+        text = f"  {p.ply:>{digits}}. {str(p.move):<{width}}  {VERDICT_WORDS[p.before]:<9}  {VERDICT_WORDS[p.after]}"
+        if p.lost_the_game:
+            out.append((text + "   <- lost the game" + (" (taken back)" if p.undone else ""), "bad"))
+        else:
+            out.append((text + ("   (taken back)" if p.undone else ""), ""))
+    out += [(text, style) for text, style in review_summary(result, game)]
+    return out
+
+
+def review_summary(result: Any, game: Any) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    if result.stopped:
+        out.append(("stopped: the verdicts found so far.", "bad"))
+    if result.lost_from_the_deal:
+        out.append(("lost from the deal: no line of play could win it.", "bad"))
+    elif result.losing:
+        named = ", ".join(f"{p.ply}. {p.move}" + (" (taken back)" if p.undone else "") for p in result.losing)
+        many = len(result.losing) > 1
+        out.append((f"the move{'s' if many else ''} that lost a winnable game: {named}", "bad"))
+    elif result.plies and result.plies[-1].after == "won":
+        out.append(("no move lost the game: it was winnable after every move.", "good"))
+    elif not result.plies and result.start == "won":
+        out.append(("the deal is winnable.", "good"))
+    if not result.complete and not result.lost_from_the_deal:
+        undecided = sum(1 for p in result.plies if "unknown" in (p.before, p.after))
+        if result.start == "unknown":
+            out.append(("undecided from the deal: the solver proved neither a win nor a loss "
+                        "from the start in time.", "bad"))
+        if undecided:
+            out.append((f"{plural(undecided, 'move')} with a verdict left undecided (the search ran "
+                        "out of time): no move is named where it is not proven.", "bad"))
+    if result.read_stock:
+        out.append((f"(the review read {game.title}'s stock, which stays hidden in play)", "dim"))
+    return out
+
+
+@command("review", "review", "each move of this game with its verdict, and the move that lost it",
+         details="Each move made, those taken back too, with whether the position was winnable, "
+                 "lost or undecided before and after it; the moves that turned a winnable game "
+                 "into a lost one are named. About 10 s at most; Ctrl-C stops it with what it "
+                 "has. In a game whose stock stays hidden the review reads the stock, and says so.")
+def _review(session: Session, args: list[str]) -> Reply:
+    no_args(args, "review")
+    _need_player(session, blind=False)
+    if not session.trail:
+        raise CommandError("no move has been made: nothing to review ('solve' says whether the deal can be won)")
+    progress = session.progress
+    started = time.monotonic()
+
+    def report(done: int, total: int) -> None:
+        if progress is not None:
+            progress(done, time.monotonic() - started)
+
+    got = advice.review(session.game, session.states[0], session.trail, advice.REVIEW_LIMIT,
+                        advice.REVIEW_PROBE, known=session.solved, progress=report)
+    reply = Reply()
+    for text, style in review_lines(got, session.game):
+        reply.say(text, style)
+    return reply
+
+
+@command("coach", "coach [on|off]", "the live verdict in the status line: winnable, lost or undecided",
+         arguments=("on", "off"),
+         details="After each move the status line says whether the game can still be won (and in "
+                 "how many moves), is lost (and which undo wins again), or is undecided; it is "
+                 "searched for beside the prompt, so typing never waits. A move that loses a "
+                 "winnable game is announced. Off by default: it gives the game away, and the "
+                 "record counts the games played with it apart. In a game whose stock stays "
+                 "hidden it gives a blind player's estimate instead. 'coach' alone says whether "
+                 "it is on.")
+def _coach(session: Session, args: list[str]) -> Reply:
+    words = [a.lower() for a in args]
+    if words not in ([], ["on"], ["off"]):
+        raise CommandError("usage: coach [on|off]")
+    if not words:
+        return Reply().say(f"the coach is {'on' if session.coach else 'off'}")
+    if not session.interactive:
+        raise CommandError("the live coach is for the interactive shell; 'review' and 'hint' work here")
+    if words == ["on"]:
+        _need_player(session)
+    session.coach = words == ["on"]
+    if session.coach:
+        session.coached = True  # the player's figures count this game apart
+        return Reply().say("the coach is on: its verdict shows in the status line")
+    return Reply().say("the coach is off")

@@ -37,7 +37,7 @@ EXIT_UNKNOWN = 4
 EXIT_SOFTWARE = 70
 EXIT_INTERRUPTED = 130
 
-SUBCOMMANDS = ("deal", "verify", "replay", "solve", "stats", "history")
+SUBCOMMANDS = ("deal", "verify", "replay", "solve", "stats", "history", "review")
 
 
 class UsageError(Exception):
@@ -156,6 +156,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--ascii", action="store_true", help="letters (AC, TD) instead of suit symbols")
     parser.add_argument("--resume", action="store_true",
                         help="go on with the unfinished game of the record, where it was left")
+    parser.add_argument("--winnable", action="store_true",
+                        help="a random deal the solver proves winnable under the rules given")
+    parser.add_argument("--difficulty", metavar="D", choices=("easy", "medium", "hard", "lost"),
+                        help="a random deal of this rating: easy, medium, hard, lost (docs/difficulty.md)")
+    parser.add_argument("--coach", action="store_true",
+                        help="the live coach: the status line says whether the game can still be won")
     parser.add_argument("--no-record", action="store_true",
                         help="keep no record of this shell's games (also MUSICAL_NO_RECORD=1)")
     _add_rules(parser)
@@ -183,6 +189,12 @@ def build_parser() -> argparse.ArgumentParser:
                                    "on a terminal, step through it with Enter, b, a move number, e and q.")
     p.add_argument("file", metavar="FILE", help="a transcript, - for standard input, or @ID for a recorded game")
     p.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
+
+    p = sub.add_parser("review", help="each move of a game with its verdict, and the move that lost it",
+                       description="Review a game: each move with the solver's verdict before and after it, "
+                                   "the moves that lost a winnable game, or that it was lost from the deal.")
+    p.add_argument("file", metavar="FILE", help="a transcript, - for standard input, or @ID for a recorded game")
+    p.add_argument("--json", action="store_true", help="one JSON object a move, then a summary object")
 
     p = sub.add_parser("solve", help="decide whether a deal (or a transcript's end) can be won",
                        description="Decide whether a deal, or the position at the end of a transcript, "
@@ -301,7 +313,25 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     game = game_named(args.game) if args.game else DEFAULT_GAME
     rules, given_rules = _rules(game, args)
-    deal = args.seed or random_deal_number()
+    if args.difficulty:
+        from . import advice
+
+        if args.seed is not None or args.resume or args.winnable:
+            raise UsageError("--difficulty chooses the deal: give no --seed, --winnable or --resume with it")
+        why = advice.no_rated_deal(game, rules, args.difficulty)
+        deal = None if why else advice.deal_rated(game, rules, args.difficulty, random_deal_number)
+        if deal is None:
+            raise FileError(why or f"no {args.difficulty} deal in 300 random deals")
+    elif args.winnable:
+        from . import advice
+
+        if args.seed is not None or args.resume:
+            raise UsageError("--winnable chooses the deal: give no --seed or --resume with it")
+        deal = advice.winnable_deal(game, rules, random_deal_number)
+        if deal is None:
+            raise FileError(advice.no_winnable_deal(game, rules))
+    else:
+        deal = args.seed or random_deal_number()
     # The shell needs a terminal at both ends: a prompt drawn into a file is useless, and so is
     # a prompt nobody types at. Either end redirected is batch mode (which reads the terminal
     # until Ctrl-D when only standard output is redirected).
@@ -309,6 +339,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.resume:
         _check_resume(args, given_rules, interactive)
     session = Session(game, deal, rules, ascii=_ascii(args, sys.stdout), interactive=interactive)
+    session.coach = session.coached = args.coach and interactive
+    session.chosen = "winnable" if args.winnable else None
+    session.difficulty = args.difficulty
     if interactive:
         from .shell import Shell
 
@@ -358,17 +391,28 @@ def _check_resume(args: argparse.Namespace, given_rules: dict[str, str], interac
 
 
 def cmd_deal(args: argparse.Namespace) -> int:
+    from . import advice
+
     game = game_named(args.game) if args.game else DEFAULT_GAME
     rules, _ = _rules(game, args)
     ascii = _ascii(args, sys.stdout)
     out = sys.stdout
+    # A rating can take the solver seconds (a lost or undecided deal): only a few deals are rated,
+    # so that a long range still prints at once.
+    rate = sum(len(group) for group in args.deals) <= advice.RATE_AT_MOST
     for group in args.deals:
         for deal in group:
             state = game.opening(deal, rules)
+            rated = advice.rating(game, rules, state) if rate else None
             if args.json:
-                out.write(json.dumps(opening_record(game, deal, state), ensure_ascii=False) + "\n")
+                record = opening_record(game, deal, state)
+                if rated is not None:  # only where bands are calibrated (docs/difficulty.md)
+                    record["difficulty"] = rated
+                out.write(json.dumps(record, ensure_ascii=False) + "\n")
             else:
                 emit(opening_text(game, deal, state, ascii), out)
+                if rated is not None:
+                    out.write(f"difficulty: {rated}\n")
     return 0
 
 
@@ -605,6 +649,39 @@ class _SolveProgress:
             self.width = 0
 
 
+def cmd_review(args: argparse.Namespace) -> int:
+    from .advice import REVIEW_LIMIT, REVIEW_PROBE, review, trail_of
+    from .advice_commands import review_lines
+    from .transcript import TranscriptError
+
+    t = _read_transcript(args.file)
+    if isinstance(t, TranscriptError):
+        text = t.text(_ascii(args, sys.stdout))
+        print(f"{args.file}: {text}" if args.file != "-" else text, file=sys.stderr)
+        return EXIT_INVALID
+    record = t.record
+    if "solver" not in record.game.players:
+        raise NotAvailable(f"{record.game.title} has no solver yet: no review")
+    states = list(record.states())
+    bar = sys.stderr.isatty()
+
+    def progress(done: int, total: int) -> None:
+        sys.stderr.write(f"\rreviewing: {done} of {total} positions decided (Ctrl-C stops) ")
+        sys.stderr.flush()
+
+    got = review(record.game, states[0], trail_of(states, record.moves), REVIEW_LIMIT, REVIEW_PROBE,
+                 progress=progress if bar else None)
+    if bar:
+        sys.stderr.write("\r\x1b[K")
+    if args.json:
+        for ply in got.plies:
+            print(json.dumps(ply.record()))
+        print(json.dumps(got.summary()))
+    else:
+        emit([(f"class:{style}" if style else "", text + "\n") for text, style in review_lines(got, record.game)])
+    return EXIT_INTERRUPTED if got.stopped else 0
+
+
 def _budget(args: argparse.Namespace, default: float) -> float | None:
     """Seconds a search may take: --budget, else none when --nodes bounds it (so that the answer
     does not depend on the machine), else ``default``."""
@@ -810,7 +887,7 @@ def options_text(game: Game, rules: Any) -> str:
 
 
 COMMANDS = {"deal": cmd_deal, "verify": cmd_verify, "replay": cmd_replay, "solve": cmd_solve, "stats": cmd_stats,
-            "history": cmd_history}
+            "history": cmd_history, "review": cmd_review}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

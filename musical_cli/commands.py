@@ -77,6 +77,7 @@ class Session:
         # Asks the player a yes/no question (the shell's); None where nobody can answer (batch
         # mode, which keeps no record, so that nothing is lost by not asking).
         self.confirm: Callable[[str], bool] | None = None
+        self.coach = False  # the live coach is on ('coach on', --coach): the shell shows its verdict
         self.start(game, deal, game.default_rules() if rules is None else rules)
 
     def start(self, game: Game, deal: DealNumber, rules: Any, moves: tuple[Move, ...] = (),
@@ -92,6 +93,10 @@ class Session:
         self.game, self.deal, self.rules = game, deal, rules
         self.states = states
         self.moves: list[Move] = list(moves)
+        # Every move made, in order, those later undone too: (ply, move, before, after), for the
+        # review (musical_cli.advice.review), which names a losing move even once it is undone.
+        self.trail: list[tuple[int, Move, Any, Any]] = [
+            (i + 1, m, states[i], states[i + 1]) for i, m in enumerate(moves)]
         self.steps: list[int] = self._steps_of(moves) if steps is None else list(steps)
         self.undone: list[tuple[Move, ...]] = [] if undone is None else list(undone)
         # The solver's decided verdicts (won or lost) in this game: a verdict never changes, and
@@ -109,6 +114,7 @@ class Session:
         self.how = how
         self.coached = coached
         self.difficulty: str | None = None
+        self.chosen: str | None = None  # how the deal was chosen, for the layout's title: "winnable"
         if not moves:
             self._turn_up()
         self.notify("start")
@@ -141,8 +147,10 @@ class Session:
         return self.game.outcome(self.state)
 
     def _apply(self, move: Move) -> None:
-        self.states.append(self.game.apply(self.state, move))
+        before = self.state
+        self.states.append(self.game.apply(before, move))
         self.moves.append(move)
+        self.trail.append((len(self.moves), move, before, self.state))
         self.hint_open = None  # 'hint' again searches longer only if typed before any move
 
     def _turn_up(self) -> int:
@@ -244,7 +252,8 @@ class Session:
         return bool(self.steps or self.undone) and self.outcome() is Outcome.IN_PLAY
 
     def layout(self) -> Fragments:
-        return layout(self.game, self.state, self.deal.text, self.move_count, self.ascii, self.title)
+        deal = self.deal.text + (f" (dealt {self.chosen})" if self.chosen else "")
+        return layout(self.game, self.state, deal, self.move_count, self.ascii, self.title)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -325,6 +325,11 @@ class Game(ABC):
         """``auto`` for a game whose stock stays hidden: moves safe on the visible cards alone."""
         return self._part("blind", "blind_safe_moves", f"{self.title} has no blind player")(state)
 
+    def blind_estimate(self, state: Any) -> tuple[int, int]:
+        """The live coach's estimate for a game whose stock stays hidden: (wins, tries) of a
+        player that knows only the cards seen, over orders the unseen cards may lie in."""
+        return self._part("blind", "blind_estimate", f"{self.title} has no blind player")(state)
+
     def blind_play(self, state: Any, progress: Callable[[int, float], None] | None = None
                    ) -> tuple[bool, tuple[Move, ...]]:
         """The blind player's whole game from ``state``: (won, its moves)."""

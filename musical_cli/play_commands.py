@@ -109,11 +109,34 @@ def _show(session: Session, args: list[str]) -> Reply:
     return Reply(show=True, asked=True)
 
 
-@command("new", "new [N]", "start a new deal: deal N, or a random one",
-         details="The deal number is shown at once, so that the game can be replayed with --seed N.")
+@command("new", "new [N|--winnable|--difficulty D]", "start a new deal: deal N, or a random one",
+         details="The deal number is shown at once, so that the game can be replayed with --seed N. "
+                 "'new --winnable' deals a random deal the solver proves winnable; 'new "
+                 "--difficulty hard' (easy, medium, hard, lost) a random deal of that rating.",
+         arguments=("--winnable", "--difficulty"))
 def _new(session: Session, args: list[str]) -> Reply:
+    if len(args) == 2 and args[0].lower() == "--difficulty":
+        from . import advice
+
+        wanted = args[1].lower()
+        why = advice.no_rated_deal(session.game, session.rules, wanted)
+        deal = None if why else advice.deal_rated(session.game, session.rules, wanted, random_deal_number)
+        if deal is None:
+            raise CommandError(why or f"no {wanted} deal in 300 random deals")
+        session.start(session.game, deal, session.rules)
+        session.difficulty = wanted
+        return Reply(show=True).say(f"deal {deal} (rated {wanted})")
     if len(args) > 1:
-        raise CommandError("usage: new [N]")
+        raise CommandError("usage: new [N|--winnable|--difficulty D]")
+    if args and args[0].lower() == "--winnable":
+        from . import advice
+
+        deal = advice.winnable_deal(session.game, session.rules, random_deal_number)
+        if deal is None:
+            raise CommandError(advice.no_winnable_deal(session.game, session.rules))
+        session.start(session.game, deal, session.rules)
+        session.chosen = "winnable"
+        return Reply(show=True).say(f"deal {deal} (dealt winnable: the solver proved it)")
     deal = DealNumber.parse(args[0]) if args else random_deal_number()
     confirm_abandon(session, f"a new deal ({deal})")
     session.start(session.game, deal, session.rules)

@@ -22,7 +22,7 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.shortcuts import print_formatted_text
 from prompt_toolkit.styles import Style
 
-from . import files
+from . import files, live
 from .commands import commands_for
 from .language import Session, error_text, execute, lookup, move_sources, move_targets
 from .render import STYLE, Fragments, fit, line, plural, separator, status_parts, wrap
@@ -144,6 +144,7 @@ class Shell:
             self.output = self.prompt.output
         session.progress = None if plain else self.progress
         session.confirm = self.confirm
+        self.coach = live.Coach(session, self._redraw, self._announce)
         self._last_progress = 0.0
         if recorder is not None:
             recorder.attach(session, lambda text: self.print(line(text, "bad")))
@@ -170,8 +171,20 @@ class Shell:
         """The status line and a pointer to help, shortened from its end to fit the terminal
         (a toolbar that wraps pushes the prompt up and cuts itself)."""
         s = self.session
-        parts = status_parts(s.game, s.state, s.deal.text, s.move_count, s.title) + ["'help' lists the commands"]
+        coach = self.coach.status()
+        parts = status_parts(s.game, s.state, s.deal.text, s.move_count, s.title)
+        # The coach's verdict right after the deal: the toolbar is shortened from its end.
+        parts = [parts[0], coach, *parts[1:]] if coach else [*parts, "'help' lists the commands"]
         return FormattedText([("", " " + fit(parts, self._columns() - 2, separator(s.ascii)) + " ")])
+
+    def _redraw(self) -> None:
+        """From the coach's thread: its verdict is ready."""
+        if self.prompt is not None:
+            self.prompt.app.invalidate()
+
+    def _announce(self, text: str) -> None:
+        """From the coach's thread: one line above the prompt (or after the command running)."""
+        live.announce(self, line(text, "bad"))
 
     def print(self, fragments: Fragments) -> None:
         """Print, each line wrapped between words to the terminal's width."""
@@ -356,6 +369,7 @@ class Shell:
         try:
             return self._run()
         finally:
+            self.coach.cancel()
             if self.recorder is not None:
                 self.recorder.close()
 
@@ -368,6 +382,7 @@ class Shell:
             for text, style in self.recorder.opening_lines():
                 self.print(line(text, style))
         self.print(s.layout())
+        self.coach.update()
         while True:
             try:
                 text = self.read()
@@ -399,6 +414,7 @@ class Shell:
             self.show(reply.out)
             if reply.show:
                 self.print(s.layout())
+            self.coach.update()
             if reply.quit:
                 self.farewell()
                 break

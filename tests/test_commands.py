@@ -659,11 +659,11 @@ def test_hint_on_a_deal_lost_from_its_start():
 def test_hint_undecided_here_offers_a_winnable_earlier_position(monkeypatch):
     """When the solver cannot decide the current position quickly, hint says so and still
     names a position proven winnable, without the long search."""
-    from musical_cli import advice_commands as commands
+    from musical_cli import advice as commands
     from musical_cli.solver import Solution
 
     s = _lost_session(8)
-    real = commands._solve
+    real = commands.decide
     budgets = []
 
     def slow_here(session, state, budget):
@@ -672,7 +672,7 @@ def test_hint_undecided_here_offers_a_winnable_earlier_position(monkeypatch):
             return Solution("unknown", (), 0, budget)
         return real(session, state, budget)
 
-    monkeypatch.setattr(commands, "_solve", slow_here)
+    monkeypatch.setattr(commands, "decide", slow_here)
     out = text(execute(s, "hint"))
     assert "undecided" in out
     assert budgets == [commands.HINT_BUDGET]  # no long search when a quick answer exists
@@ -684,11 +684,11 @@ def test_hint_searches_longer_when_the_quick_search_finds_nothing(monkeypatch):
     """Nothing decided within the quick budgets: hint says so at once, and the same hint again
     searches with the long budgets and gives an undo count that leads to a winnable position;
     asked a third time, it repeats that answer without searching."""
-    from musical_cli import advice_commands as commands
+    from musical_cli import advice as commands
     from musical_cli.solver import Solution
 
     s = _lost_session(10)
-    real = commands._solve
+    real = commands.decide
     budgets = []
 
     def quick_fails(session, state, budget):
@@ -697,7 +697,7 @@ def test_hint_searches_longer_when_the_quick_search_finds_nothing(monkeypatch):
             return Solution("unknown", (), 0, budget)
         return real(session, state, budget)
 
-    monkeypatch.setattr(commands, "_solve", quick_fails)
+    monkeypatch.setattr(commands, "decide", quick_fails)
     out = text(execute(s, "hint"))
     assert "undecided" in out and AGAIN in out, out
     assert max(budgets) <= commands.HINT_BUDGET  # the first hint stays quick
@@ -714,7 +714,7 @@ def test_hint_gives_the_start_a_long_probe(monkeypatch):
     """A deal lost from its start whose start takes longer to prove lost than any other probe
     may (deal 409 takes about 6 s): the quick hint leaves it open, and the hint asked again
     gives the start more time and says the deal cannot be won, instead of giving up."""
-    from musical_cli import advice_commands as commands
+    from musical_cli import advice as commands
     from musical_cli.solver import Solution
 
     s = session(1)
@@ -728,7 +728,7 @@ def test_hint_gives_the_start_a_long_probe(monkeypatch):
             return Solution("lost", (), 0, 6.0)
         return Solution("unknown", (), 0, budget)
 
-    monkeypatch.setattr(commands, "_solve", fake)
+    monkeypatch.setattr(commands, "decide", fake)
     out = text(execute(s, "hint"))
     assert "cannot be won" not in out and AGAIN in out, out
     out = text(execute(s, "hint"))
@@ -740,7 +740,7 @@ class _FakeClock:
     a solver that never decides in time, as on a slow machine, without waiting for it."""
 
     def __init__(self, monkeypatch):
-        from musical_cli import advice_commands as commands
+        from musical_cli import advice as commands
 
         self.now = 0.0
         monkeypatch.setattr(commands.time, "monotonic", lambda: self.now)
@@ -751,7 +751,7 @@ class _FakeClock:
 def test_a_first_hint_spends_about_a_second_at_most(monkeypatch, here):
     """However little the solver decides, the first hint at a position gives it no more than
     HINT_BUDGET + UNDO_BUDGET seconds in all, and says that asking again searches longer."""
-    from musical_cli import advice_commands as commands
+    from musical_cli import advice as commands
     from musical_cli.solver import Solution
 
     clock = _FakeClock(monkeypatch)
@@ -764,7 +764,7 @@ def test_a_first_hint_spends_about_a_second_at_most(monkeypatch, here):
         clock.now += budget
         return Solution(here if state is session.state else "unknown", (), 0, budget)
 
-    monkeypatch.setattr(commands, "_solve", undecided)
+    monkeypatch.setattr(commands, "decide", undecided)
     out = text(execute(s, "hint"))
     assert sum(spent) <= commands.HINT_BUDGET + commands.UNDO_BUDGET + 1e-9, spent
     assert len(spent) > 2  # the undo search probes more than the start
@@ -779,7 +779,7 @@ def test_a_first_hint_spends_about_a_second_at_most(monkeypatch, here):
 def test_hint_again_after_a_move_is_a_quick_hint_again(monkeypatch, between):
     """Only 'hint' typed again before any move searches longer: after a move, an undo or a
     redo the next hint is a quick one, even back at the same position."""
-    from musical_cli import advice_commands as commands
+    from musical_cli import advice as commands
     from musical_cli.solver import Solution
 
     s = session(1)
@@ -790,7 +790,7 @@ def test_hint_again_after_a_move_is_a_quick_hint_again(monkeypatch, between):
         budgets.append(budget)
         return Solution("unknown", (), 0, budget)
 
-    monkeypatch.setattr(commands, "_solve", undecided)
+    monkeypatch.setattr(commands, "decide", undecided)
     assert AGAIN in text(execute(s, "hint"))
     execute(s, between)
     budgets.clear()
@@ -803,19 +803,19 @@ def test_hint_again_after_a_move_is_a_quick_hint_again(monkeypatch, between):
 def test_a_long_hint_is_not_repeated_once_solve_has_decided_the_position(monkeypatch):
     """The third hint repeats the long search's answer, unless a verdict has been found here
     since ('solve' searches longer than the long hint)."""
-    from musical_cli import advice_commands as commands
+    from musical_cli import advice as commands
     from musical_cli.solver import Solution
 
     s = session(1)
     execute(s, "d;d;d")
-    real = commands._solve
+    real = commands.decide
 
     def only_solve_decides(session, state, budget):
         if state in session.solved or budget >= commands.SOLVE_BUDGET:
             return real(session, state, budget)
         return Solution("unknown", (), 0, budget)
 
-    monkeypatch.setattr(commands, "_solve", only_solve_decides)
+    monkeypatch.setattr(commands, "decide", only_solve_decides)
     execute(s, "hint")
     undecided = text(execute(s, "hint"))
     assert "undecided" in undecided
@@ -831,7 +831,7 @@ def test_a_quick_undo_count_that_may_not_be_the_latest_says_so(monkeypatch):
     latest one."""
     import random
 
-    from musical_cli import advice_commands as commands
+    from musical_cli import advice as commands
     from musical_cli.solver import Solution, solve
 
     rng = random.Random(1)  # a game that leaves the solver's line at once, and stays winnable long
@@ -844,7 +844,7 @@ def test_a_quick_undo_count_that_may_not_be_the_latest_says_so(monkeypatch):
     assert "a later one may be too" not in out, out
     exact = _undo_count(out)
     s.solved.clear()
-    real = commands._solve
+    real = commands.decide
     slow = [True]  # the first hint's probes after the start do not finish in time
 
     def only_the_start_quickly(session, state, budget):
@@ -852,7 +852,7 @@ def test_a_quick_undo_count_that_may_not_be_the_latest_says_so(monkeypatch):
             return Solution("unknown", (), 0, budget)
         return real(session, state, budget)
 
-    monkeypatch.setattr(commands, "_solve", only_the_start_quickly)
+    monkeypatch.setattr(commands, "decide", only_the_start_quickly)
     execute(s, "d; undo")  # a quick hint again
     out = text(execute(s, "hint"))
     assert "a later one may be too" in out and AGAIN in out, out
@@ -893,7 +893,7 @@ def test_a_second_hint_reuses_the_verdicts_of_the_first(monkeypatch):
 def tiny_budgets(monkeypatch):
     """Budgets so small that the solver decides nothing hard (deal 125's start takes it far
     longer), as a loaded machine would make the real ones."""
-    from musical_cli import advice_commands as commands
+    from musical_cli import advice as commands
 
     for name in ("HINT_BUDGET", "UNDO_BUDGET", "LONG_HINT_BUDGET", "SOLVE_BUDGET"):
         monkeypatch.setattr(commands, name, 1e-6)

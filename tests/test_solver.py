@@ -487,7 +487,7 @@ def test_undo_to_winnable_finds_the_last_winnable_position(n):
     until no win is left, and a few moves more: the hint's undo count must lead back to the
     latest winnable position, found here by solving every position from the end back (the
     forward probes and the jumps along winning lines must give the same answer)."""
-    from musical_cli.advice_commands import _undo_to_winnable
+    from musical_cli.advice import undo_to_winnable
     from musical_cli.language import Session
 
     rng = random.Random(n)
@@ -519,4 +519,4 @@ def test_undo_to_winnable_finds_the_last_winnable_position(n):
     best = last
     while solve(MUSICAL, session.states[best], budget=None).result != "won":
         best -= 1
-    assert _undo_to_winnable(session) == (session.steps_back(last - best), True)
+    assert undo_to_winnable(session) == (session.steps_back(last - best), True)

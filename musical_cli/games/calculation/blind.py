@@ -432,3 +432,16 @@ def _safe_play(state: CalculationState) -> Move | None:
 # The game's hooks (Game.blind_hint, Game.blind_safe_moves; Game.blind_play is blind_play).
 blind_hint = hint_calculation
 blind_safe_moves = safe_calculation_moves
+
+
+ESTIMATE_SAMPLES = 200
+
+
+def blind_estimate(state: CalculationState, samples: int = ESTIMATE_SAMPLES, seed: int = 0) -> tuple[int, int]:
+    """The live coach's estimate, from what the player sees (the stock is never read: only
+    :func:`view_of`): of ``samples`` orders the unseen cards may lie in, how many the placing
+    heuristic wins from here. Deterministic for a view and seed; an estimate, not a verdict."""
+    v = view_of(state)
+    orders = _shuffles(v, seed, samples)
+    packed = [_pack(p) for p in v.piles]
+    return sum(_rollout(v.heights, packed, v.waste, order) >= 1.0 for order in orders), samples

@@ -1,0 +1,548 @@
+"""The advice layer: what a position is worth, asked with a limit and answered with a value.
+
+One question, :func:`analyse`: "what is this position?", asked with a :class:`Limit` (CPU
+seconds of the thread that searches, search nodes, real seconds: any together) and answered
+with a :class:`Verdict` (won with a line, lost, or undecided with how far the search looked),
+as python-chess asks an engine ``analyse(board, Limit(...))``. A ``stop`` event ends a search
+early (the live coach's next move); the answer is then undecided, never a guess.
+
+On it: the hint's search for a move or for how far to undo (:func:`decide`,
+:func:`undo_to_winnable` and their budgets, used by :mod:`.advice_commands`), and the review of a
+game (:func:`review`): the same question asked of every position a game went through.
+
+Everything here is pure computation: no printing, no terminal, no prompt_toolkit. The game in
+hand is read through the attributes :class:`musical_cli.commands.Session` has (``game``,
+``states``, ``moves``, ``solved``, ``progress``, ``notify``, ``steps_back``), which this module
+does not import: the commands import it.
+
+Every verdict rests on one fact: winnability only goes from yes to no along a game. A position
+with a winnable successor is winnable, so every position before a winnable one is winnable and
+every position after a lost one is lost; and a winning line from a position proves winnable
+each later position the game reached by the same moves.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .game import Game, Outcome
+from .moves import Move
+
+WON, LOST, UNKNOWN = "won", "lost", "unknown"
+
+
+@dataclass(frozen=True)
+class Limit:
+    """How long a search may go on: ``seconds`` of CPU time of the thread that searches (what a
+    loaded machine does not shorten), ``nodes`` search nodes (the same answer on every machine),
+    ``wall`` real seconds (what a player waits). None: no limit of that kind; all None: none."""
+
+    seconds: float | None = None
+    nodes: int | None = None
+    wall: float | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("seconds", "nodes", "wall"):
+            value = getattr(self, name)
+            if value is not None and value < 0:
+                raise ValueError(f"a limit's {name} must be 0 or more; not {value}")
+
+    def __str__(self) -> str:
+        parts = []
+        if self.seconds is not None:
+            parts.append(f"{self.seconds:g} s of CPU time")
+        if self.nodes is not None:
+            parts.append(f"{self.nodes:,} nodes")
+        if self.wall is not None:
+            parts.append(f"{self.wall:g} s")
+        return " or ".join(parts) or "no limit"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a position is: ``result`` "won" (``moves``: a winning line from it, replayed by the
+    engine before it is given), "lost" (proven), or "unknown" (the limit ran out, or the search
+    was stopped: ``stopped``); ``nodes`` and ``seconds`` (CPU) say how far the search looked."""
+
+    result: str
+    moves: tuple[Move, ...] = ()
+    nodes: int = 0
+    seconds: float = 0.0
+    limit: Limit = field(default_factory=Limit)
+    stopped: bool = False
+
+    @property
+    def decided(self) -> bool:
+        return self.result != UNKNOWN
+
+
+class Stopped(Exception):
+    """Raised inside a search to end it: its stop event was set."""
+
+
+class _OutOfTime(Exception):
+    """Raised inside a search: the limit's CPU seconds ran out."""
+
+
+def analyse(game: Game, state: Any, limit: Limit = Limit(),
+            progress: Callable[[int, float], None] | None = None,
+            stop: threading.Event | None = None) -> Verdict:
+    """What ``state`` is, within ``limit``. ``progress(nodes, seconds)`` is called now and then
+    (whatever it raises propagates: KeyboardInterrupt cancels); when ``stop`` is set the search
+    ends soon after (each game's search reports its progress every 0.15 s or so, which is where
+    the CPU time and the stop event are checked) and the verdict is "unknown", ``stopped``.
+    A game without a solver raises :class:`musical_cli.game.NotAvailable`."""
+    from .solver import solve
+
+    cpu = time.thread_time()
+    seen = [0]
+
+    def watch(nodes: int, seconds: float) -> None:
+        seen[0] = nodes
+        if stop is not None and stop.is_set():
+            raise Stopped
+        if limit.seconds is not None and time.thread_time() - cpu >= limit.seconds:
+            raise _OutOfTime
+        if progress is not None:
+            progress(nodes, seconds)
+
+    if stop is not None and stop.is_set():
+        return Verdict(UNKNOWN, (), 0, 0.0, limit, stopped=True)
+    try:
+        solution = solve(game, state, budget=limit.wall, progress=watch, nodes=limit.nodes)
+    except Stopped:
+        return Verdict(UNKNOWN, (), seen[0], time.thread_time() - cpu, limit, stopped=True)
+    except _OutOfTime:
+        return Verdict(UNKNOWN, (), seen[0], time.thread_time() - cpu, limit)
+    return Verdict(solution.result, solution.moves, solution.nodes, time.thread_time() - cpu, limit)
+
+
+# --- the hint: a move from here, or how far to undo ---------------------------------------------
+
+# hint answers within about a second: HINT_BUDGET for its own position, UNDO_BUDGET for how far
+# to undo. Wins are found in milliseconds, while a proof that a position early in the first pass
+# is lost can take seconds (Crazy Quilt's tens of seconds). So when a second leaves the answer
+# open (no verdict here, no earlier position proven winnable, or one that may not be the latest),
+# hint says what it knows and says so; 'hint' typed again at the same position then searches on
+# (LONG_HINT_BUDGET here, SOLVE_BUDGET for how far to undo), with a progress bar that Ctrl-C stops.
+# These are real seconds (Limit.wall): they are what the player waits.
+HINT_BUDGET = 0.5
+UNDO_BUDGET = 0.4
+LONG_HINT_BUDGET = 5.0
+SOLVE_BUDGET = 30.0
+
+
+def decide(session: Any, state: Any, budget: float) -> Verdict:
+    """``state`` of the game in hand, within ``budget`` real seconds, with the session's progress
+    bar; a decided verdict is kept in ``session.solved`` (a verdict never changes), so that each
+    hint's probes of the same earlier positions cost nothing the second time."""
+    known = session.solved.get(state)
+    if known is not None:
+        return known
+    verdict = analyse(session.game, state, Limit(wall=budget), progress=session.progress)
+    if verdict.decided:
+        session.solved[state] = verdict
+        session.notify("solved")
+    return verdict
+
+
+def undo_to_winnable(session: Any, budget: float = SOLVE_BUDGET, settle: float | None = None,
+                     probe: float = LONG_HINT_BUDGET, start_probe: float = LONG_HINT_BUDGET,
+                     lost_here: bool = False) -> tuple[int | None, bool]:
+    """How many moves to undo to reach the latest position proven winnable within ``budget``
+    seconds (and within ``settle`` seconds more once one is found, when given), and whether it is
+    surely the latest (every probe decided in time). None when even the start is proven lost, -1
+    when nothing was proven either way in time. ``probe``: the most one probe may take;
+    ``start_probe``: the most the start's probe may take, or half of what is left if more.
+    ``lost_here``: the current position is proven lost (when no move has been made, it is the
+    start).
+
+    Winnability only ever goes from yes to no along a game (a lost position's successors are lost
+    too), so there is one boundary, found by probing positions with the solver. A winning line
+    from a probed position also proves winnable every later position the game reached by the
+    same moves (they lie on that line). Proving a loss costs far more than finding a win (seconds
+    against milliseconds early in a game), and only one loss needs proving, the position just
+    after the boundary: so the probes walk forward, each at the first position not yet known to
+    be winnable (the start, then where the game left the last winning line), for at most
+    ``forward`` probes; then bisection over what is left (plain bisection when the start itself
+    is undecided). An "unknown" counts as not winnable. The answer is the latest winnable
+    position when no probe runs out of time, and a position proven winnable in any case."""
+    deadline = time.monotonic() + budget
+    last = len(session.states) - 1  # known lost
+    lo, hi = 0, last  # the boundary lies in [lo, hi): states[hi] is not winnable
+    best: int | None = None
+    undecided: list[int] = []  # the positions probed without a verdict
+    # None is a proof, so it needs one: the start probed and found lost, or the start is the
+    # current position and the caller proved it lost. Undecided is never read as lost.
+    start_lost = lost_here and last == 0
+    forward = 24  # forward probes left
+    while lo < hi:
+        walking = forward > 0
+        if walking:
+            mid = lo
+            forward -= 1
+        else:
+            mid = (lo + hi) // 2
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return (-1 if best is None else session.steps_back(last - best)), False
+        # The start decides the most (lost there is lost everywhere), but in a game like Crazy
+        # Quilt it is often the hardest position of all: half of what is left, or start_probe.
+        cap = max(start_probe, left / 2) if mid == 0 else probe
+        solution = decide(session, session.states[mid], min(cap, left))
+        result = solution.result
+        if result == "won":
+            # states[mid + k] is on the winning line while the game made the line's moves
+            line = solution.moves
+            k = 0
+            while mid + k + 1 < hi and k < len(line) and session.moves[mid + k] == line[k]:
+                k += 1
+            if best is None and settle is not None:
+                deadline = min(deadline, time.monotonic() + settle)
+            best, lo = mid + k, mid + k + 1
+        else:
+            if result == "unknown":
+                undecided.append(mid)
+            if result == "unknown" and walking and mid == 0:
+                forward = 0  # the start itself undecided: plain bisection, as before
+                continue
+            # "unknown" is treated as not winnable: the answer stays a position proven winnable,
+            # perhaps earlier than the latest one.
+            if result == "unknown" and best is None and mid == 0:
+                return -1, False
+            start_lost = start_lost or (mid == 0 and result == "lost")
+            hi = mid
+    # the answer is surely the latest unless a position after it was left undecided
+    exact = not any(mid > (-1 if best is None else best) for mid in undecided)
+    if best is None:
+        return (None if start_lost else -1), exact
+    return session.steps_back(last - best), exact
+
+
+# --- the review: every position of a game ----------------------------------------------------
+
+# A review answers within about 10 s for a 150-move game: REVIEW_LIMIT for the whole review,
+# REVIEW_PROBE for one position (the start may take half of what is left: it decides the most).
+REVIEW_LIMIT = Limit(seconds=8.0, wall=9.0)
+REVIEW_PROBE = Limit(seconds=2.0)
+
+
+@dataclass(frozen=True)
+class Ply:
+    """One move of a review: its number in the game (``ply``), the move, the position's verdict
+    before and after it ("won", "lost", "unknown"), and whether it was taken back later."""
+
+    ply: int
+    move: Move
+    before: str
+    after: str
+    undone: bool = False
+
+    @property
+    def lost_the_game(self) -> bool:
+        """The move turned a position proven winnable into one proven lost."""
+        return self.before == WON and self.after == LOST
+
+    def record(self) -> dict[str, Any]:
+        return {"ply": self.ply, "move": str(self.move), "before": self.before, "after": self.after}
+
+
+@dataclass(frozen=True)
+class Review:
+    """A game's review: each move made (``plies``, in the order made, moves later taken back
+    included), the deal's verdict (``start``), whether every position the search was asked about
+    was decided (``complete``: nothing left undecided) or the review was stopped early
+    (``stopped``), and whether the solver read cards the player never saw (``read_stock``: a
+    game whose stock stays hidden)."""
+
+    plies: tuple[Ply, ...]
+    start: str
+    stopped: bool = False
+    read_stock: bool = False
+    nodes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def losing(self) -> tuple[Ply, ...]:
+        """The moves that lost a winnable game: the first, and any later one after an undo."""
+        return tuple(p for p in self.plies if p.lost_the_game)
+
+    @property
+    def lost_from_the_deal(self) -> bool:
+        return self.start == LOST
+
+    @property
+    def complete(self) -> bool:
+        return self.start != UNKNOWN and all(UNKNOWN not in (p.before, p.after) for p in self.plies)
+
+    def summary(self) -> dict[str, Any]:
+        return {"summary": True, "start": self.start, "lost_from_the_deal": self.lost_from_the_deal,
+                "losing": [p.ply for p in self.losing], "moves": len(self.plies),
+                "complete": self.complete, "stopped": self.stopped, "read_stock": self.read_stock,
+                "nodes": self.nodes, "seconds": round(self.seconds, 3)}
+
+
+def branches(start: Any, trail: Sequence[tuple[int, Move, Any, Any]]) -> list[list[tuple[Move, Any]]]:
+    """The lines a game went along, from the moves made in order with ``(ply, move, before,
+    after)`` each (an undo shows as a move whose ply is not one more than the last): each line
+    the moves and the positions they reached, the start first with no move; the line in hand
+    last."""
+    lines: list[list[tuple[Move, Any]]] = []
+    path: list[tuple[Move, Any]] = [(None, start)]  # type: ignore[list-item]
+    for ply, move, _before, after in trail:
+        if ply < len(path):
+            lines.append(path)
+            path = path[:ply]
+        path = [*path, (move, after)]
+    lines.append(path)
+    return lines
+
+
+def review(game: Game, start: Any, trail: Sequence[tuple[int, Move, Any, Any]],
+           limit: Limit = REVIEW_LIMIT, probe: Limit = REVIEW_PROBE,
+           known: dict[Any, Any] | None = None,
+           progress: Callable[[int, int], None] | None = None) -> Review:
+    """The verdict before and after each move of ``trail`` (the moves made in order, as
+    :func:`branches` takes them; a transcript's moves are one line), within ``limit`` for the
+    whole review and ``probe`` for one position. ``known``: verdicts already decided (the
+    session's ``solved``), updated with the new ones. ``progress(positions decided, positions)``
+    after each probe. Ctrl-C (KeyboardInterrupt) ends it with what it has: ``stopped``.
+
+    Along each line, the positions proven winnable form a prefix and the ones proven lost a
+    suffix (winnability only goes from yes to no), so only the boundary needs searching: the
+    end first (a game won, or ended with no move, is decided there at no cost), then a forward
+    walk on the winning lines the solver finds (each proves a stretch of the game winnable at
+    once), then bisection between the last position proven winnable and the first proven lost.
+    A position is said as decided only when a probe, or that order, proves it."""
+    reviewer = _Reviewer(game, limit, probe, {} if known is None else known)
+    lines = branches(start, trail)
+    positions = {s for line in lines for _, s in line}
+
+    def report() -> None:
+        if progress is not None:
+            progress(sum(reviewer.verdict_of(s) is not None for s in positions), len(positions))
+
+    stopped = False
+    try:
+        for line in reversed(lines):  # the line in hand first: it is what the player asks about
+            reviewer.settle(line, report)
+    except KeyboardInterrupt:
+        stopped = True
+    # Each position's verdict inferred along its line; a position on two lines has one verdict.
+    # (Positions are values: the same position reached twice is one position.)
+    verdicts: dict[Any, str] = {}
+    for line in lines:
+        for (_, s), v in zip(line, _infer([reviewer.verdict_of(s) for _, s in line]), strict=True):
+            if verdicts.get(s, UNKNOWN) == UNKNOWN:
+                verdicts[s] = v
+    in_hand = {s for _, s in lines[-1]}
+    plies = tuple(Ply(ply, move, verdicts.get(before, UNKNOWN), verdicts.get(after, UNKNOWN),
+                      undone=after not in in_hand) for ply, move, before, after in trail)
+    return Review(plies, verdicts.get(start, UNKNOWN), stopped, game.hint_is_blind, reviewer.nodes,
+                  time.thread_time() - reviewer.cpu)
+
+
+class _Reviewer:
+    """The review's probes: its limits, its clocks and the verdicts decided."""
+
+    def __init__(self, game: Game, limit: Limit, probe: Limit, known: dict[Any, Any]):
+        self.game, self.limit, self.probe, self.known = game, limit, probe, known
+        self.cpu, self.wall = time.thread_time(), time.monotonic()
+        self.nodes = 0
+
+    def verdict_of(self, state: Any) -> str | None:
+        got = self.known.get(state)
+        return None if got is None else got.result
+
+    def left(self, share: float = 0.0) -> Limit | None:
+        """One probe's limit from what is left of the whole (None: nothing is left): the probe's
+        own, or ``share`` of what is left when that is more."""
+        limit = self.limit
+        seconds = None if limit.seconds is None else limit.seconds - (time.thread_time() - self.cpu)
+        wall = None if limit.wall is None else limit.wall - (time.monotonic() - self.wall)
+        nodes = None if limit.nodes is None else limit.nodes - self.nodes
+        if any(v is not None and v <= 0 for v in (seconds, wall, nodes)):
+            return None
+
+        def one(whole: float | None, own: float | None) -> float | None:
+            if whole is None:
+                return own
+            return whole if own is None else min(whole, max(own, whole * share))
+
+        got = Limit(one(seconds, self.probe.seconds), None, one(wall, self.probe.wall))
+        nodes_one = one(nodes, self.probe.nodes)
+        return Limit(got.seconds, None if nodes_one is None else int(nodes_one), got.wall)
+
+    def ask(self, state: Any, share: float = 0.0) -> Verdict | None:
+        """``state``'s verdict, searched for within one probe's limit; None when nothing is left."""
+        got = self.known.get(state)
+        if got is not None:
+            return got
+        budget = self.left(share)
+        if budget is None:
+            if self.game.outcome(state) is Outcome.IN_PLAY:
+                return None
+            budget = Limit()  # a finished game's verdict costs nothing
+        got = analyse(self.game, state, budget)
+        self.nodes += got.nodes
+        if got.decided:
+            self.known[state] = got
+        return got
+
+    def settle(self, line: list[tuple[Move, Any]], report: Callable[[], None]) -> None:
+        """Probe the positions of one line until its boundary is found or nothing more can be."""
+        states = [s for _, s in line]
+        moves = [m for m, _ in line]
+        n = len(states)
+        tried: set[int] = set()  # probed without a verdict
+
+        def probe(i: int) -> bool:
+            # The start decides the most (lost there is lost everywhere) and is often the
+            # hardest position: it may take half of what is left.
+            got = self.ask(states[i], share=0.5 if i == 0 else 0.0)
+            if got is None:
+                return False
+            if got.result == WON:
+                # the positions the game reached by the line's own moves are on a winning line
+                k = 0
+                while i + k + 1 < n and k < len(got.moves) and moves[i + k + 1] == got.moves[k]:
+                    k += 1
+                    self.known.setdefault(states[i + k], Verdict(WON, tuple(got.moves[k:])))
+            elif not got.decided:
+                tried.add(i)
+            report()
+            return True
+
+        if not probe(n - 1):
+            return
+        walk = 24  # forward probes, then bisection
+        while True:
+            got = [self.verdict_of(s) for s in states]
+            won = max((i for i, v in enumerate(got) if v == WON), default=-1)
+            lost = min((i for i, v in enumerate(got) if v == LOST), default=n)
+            open_ = [i for i in range(won + 1, lost) if i not in tried]
+            if not open_:
+                return
+            if walk > 0 and won + 1 not in tried:
+                i = won + 1
+                walk -= 1
+            else:
+                runs: list[list[int]] = []  # the middle of the widest run of untried positions
+                for j in open_:
+                    if runs and runs[-1][-1] == j - 1:
+                        runs[-1].append(j)
+                    else:
+                        runs.append([j])
+                widest = max(runs, key=len)
+                i = widest[len(widest) // 2]
+            if not probe(i):
+                return
+
+
+def _infer(verdicts: list[str | None]) -> list[str]:
+    """Each position of a line from the verdicts proven on it: everything up to the last proven
+    winnable is winnable, everything from the first proven lost is lost, the rest undecided."""
+    won = max((i for i, v in enumerate(verdicts) if v == WON), default=-1)
+    lost = min((i for i, v in enumerate(verdicts) if v == LOST), default=len(verdicts))
+    if lost <= won:
+        raise AssertionError("solver bug: a position proven lost before one proven winnable")
+    return [WON if i <= won else LOST if i >= lost else UNKNOWN for i in range(len(verdicts))]
+
+
+def trail_of(states: Sequence[Any], moves: Sequence[Move]) -> list[tuple[int, Move, Any, Any]]:
+    """One line's moves as a trail: (ply, move, before, after) each."""
+    return [(i + 1, m, states[i], states[i + 1]) for i, m in enumerate(moves)]
+
+
+# --- winnable deals on request ---------------------------------------------------------------
+
+# A deal is taken when the solver proves it winnable within WINNABLE_LIMIT; undecided ones are
+# skipped like lost ones. At most WINNABLE_ATTEMPTS deals are tried (rules under which hardly
+# any deal is winnable, such as Musical without a redeal, end with a message, not a long wait).
+WINNABLE_LIMIT = Limit(seconds=1.0, wall=2.0)
+WINNABLE_ATTEMPTS = 40
+
+
+def winnable_deal(game: Game, rules: Any, numbers: Callable[[], Any], limit: Limit = WINNABLE_LIMIT,
+                  attempts: int = WINNABLE_ATTEMPTS) -> Any | None:
+    """A deal number from ``numbers()`` (called for each try) whose opening the solver proves
+    winnable under ``rules``; None when none of ``attempts`` tries is."""
+    for _ in range(attempts):
+        deal = numbers()
+        if analyse(game, game.opening(deal, rules), limit).result == WON:
+            return deal
+    return None
+
+
+def no_winnable_deal(game: Game, rules: Any, attempts: int = WINNABLE_ATTEMPTS) -> str:
+    options = ", ".join(f"{k} {v}" for k, v in game.rules_options(rules).items())
+    return (f"no deal proven winnable in {attempts} random deals of {game.title}"
+            f"{f' ({options})' if options else ''}: each was lost or undecided; "
+            "try other rules, or a deal without --winnable")
+
+
+# --- difficulty --------------------------------------------------------------------------------
+
+# A deal's rating: "lost" (proven), "unknown" (undecided within the node limit), else "easy",
+# "medium" or "hard" by the measure below, against bands calibrated on deals 1-10,000 of
+# Musical's default rules so that each holds about a third of the winnable deals
+# (docs/difficulty.md gives the figures and the command that makes them: bench/difficulty.py).
+# The measure: the search nodes the solver needs to find a win. It counts how much of the tree
+# of plays must be looked at before a win turns up, so a deal whose wins are many and plain is
+# easy, and one whose only wins are narrow is hard. A node limit only, never seconds: the same
+# rating on every machine, with the C core or without (they count the same nodes).
+DIFFICULTY_NODES = 3_000_000
+RATE_AT_MOST = 10  # 'musical deal' rates at most this many deals at a time
+RATINGS = ("easy", "medium", "hard", "lost", "unknown")
+# Per game, for its default rules: (the most nodes of an easy deal, of a medium one).
+BANDS: dict[str, tuple[int, int]] = {"musical": (49, 479)}
+
+
+def difficulty_measure(game: Game, state: Any) -> tuple[str, int]:
+    """(the verdict within the node limit, the nodes it took)."""
+    got = analyse(game, state, Limit(nodes=DIFFICULTY_NODES))
+    return got.result, got.nodes
+
+
+def band_of(nodes: int, bands: tuple[int, int]) -> str:
+    return "easy" if nodes <= bands[0] else "medium" if nodes <= bands[1] else "hard"
+
+
+def rating(game: Game, rules: Any, state: Any) -> str | None:
+    """The deal's rating (one of RATINGS), or None where no bands are calibrated (rules other
+    than the game's defaults, or a game not calibrated)."""
+    bands = BANDS.get(game.name)
+    if bands is None or rules != game.default_rules():
+        return None
+    result, nodes = difficulty_measure(game, state)
+    return band_of(nodes, bands) if result == WON else result
+
+
+def deal_rated(game: Game, rules: Any, wanted: str, numbers: Callable[[], Any],
+               attempts: int = 300) -> Any | None:
+    """A deal number from ``numbers()`` whose rating is ``wanted``; None after ``attempts``."""
+    for _ in range(attempts):
+        deal = numbers()
+        if rating(game, rules, game.opening(deal, rules)) == wanted:
+            return deal
+    return None
+
+
+def no_rated_deal(game: Game, rules: Any, wanted: str) -> str | None:
+    """Why a deal of that rating cannot be dealt, or None when one can be looked for."""
+    if wanted not in RATINGS[:4]:
+        return f"a difficulty is one of {', '.join(RATINGS[:4])}; not {wanted!r}"
+    if game.name not in BANDS or rules != game.default_rules():
+        return (f"deals are rated for {', '.join(game_title for game_title in _calibrated())} at its "
+                "default rules only (docs/difficulty.md)")
+    return None
+
+
+def _calibrated() -> list[str]:
+    from .games import GAMES
+
+    return [GAMES[name].title for name in BANDS if name in GAMES]

@@ -1,0 +1,192 @@
+"""The live coach: the verdict of the position in hand, searched for beside the prompt.
+
+The shell calls :meth:`Coach.update` after each command; when the position has changed, the
+search in progress is stopped (the advice layer's stop event; each game's search checks it at
+its progress reports, Musical's C core too, since it reports through Python) and a new one
+starts in a background thread, so that typing never waits. When the answer is ready the
+toolbar is redrawn (``app.invalidate()``, safe from any thread). A move that turns a position
+proven winnable into one proven lost is announced in one line, printed above the prompt.
+
+In a game whose stock stays hidden (Calculation), the coach never reads the stock while the
+game is in play: it gives the blind player's estimate, and says it is one.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any
+
+from . import advice
+from .advice import LOST, WON, Limit
+from .render import plural
+
+# One position's search: CPU seconds of the coach's thread (the prompt's thread is not counted).
+LIVE_LIMIT = Limit(seconds=20.0)
+# After a loss: real seconds for how far to undo, and the most one probe of it may take.
+UNDO_SECONDS = 6.0
+UNDO_PROBE = 2.0
+LOST_MOVE = "that move lost the game: 'undo' takes it back"
+
+
+class _Cancelled(Exception):
+    """Raised from a progress report: the position changed, this search is of no use."""
+
+
+@dataclass(frozen=True)
+class Live:
+    """What the coach says of the position in hand."""
+
+    kind: str  # "thinking", "won", "lost", "unknown", "estimate", "none"
+    moves: int | None = None  # won: the length of the winning line found
+    undo: int | None = None  # lost: the undo steps back to a winnable position, when known
+    estimate: tuple[int, int] | None = None  # (wins, tries) of the blind player
+
+    def text(self) -> str:
+        """Short: it shares the status line with the position's own status."""
+        if self.kind == "thinking":
+            return "coach: thinking..."
+        if self.kind == "won":
+            return f"winnable: {plural(self.moves or 0, 'move')}"
+        if self.kind == "lost":
+            return f"lost: 'undo {self.undo}' wins" if self.undo else "lost"
+        if self.kind == "estimate" and self.estimate is not None:
+            wins, tries = self.estimate
+            return f"estimate: {round(100 * wins / tries)}% win"
+        if self.kind == "none":
+            return "coach: no solver"
+        return "undecided"
+
+
+class Coach:
+    """The background search for the shell's session. ``redraw()`` is called (from the coach's
+    thread) when a verdict is ready; ``announce(text)`` when a move lost the game."""
+
+    def __init__(self, session: Any, redraw: Callable[[], None], announce: Callable[[str], None],
+                 limit: Limit = LIVE_LIMIT):
+        self.session = session
+        self.redraw = redraw
+        self.announce = announce
+        self.limit = limit
+        self.position: Any = None
+        self.live: Live | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def status(self) -> str:
+        """The toolbar's words ("" with the coach off)."""
+        live = self.live
+        return "" if live is None or not self.session.coach else live.text()
+
+    def update(self) -> None:
+        """After a command: start on the new position, if there is one (or stop, coach off)."""
+        s = self.session
+        if not s.coach:
+            self.cancel()
+            self.position, self.live = None, None
+            return
+        s.coached = True  # a new deal with the coach still on is coached too
+        if s.state is self.position:
+            return
+        self.cancel()
+        previous = self.position
+        # the position before the last step, when the last step led here from the one shown
+        moved = bool(s.steps) and len(s.states) > s.steps[-1] and s.states[-1 - s.steps[-1]] is previous
+        self.position = s.state
+        self.live = Live("thinking")
+        self._stop = stop = threading.Event()
+        snapshot = SimpleNamespace(game=s.game, states=list(s.states), moves=list(s.moves), steps=list(s.steps),
+                                   solved=s.solved, notify=lambda event: None)
+        snapshot.steps_back = lambda n: type(s).steps_back(snapshot, n)
+        self._thread = threading.Thread(target=self._work, args=(snapshot, previous if moved else None, stop),
+                                        name="musical-coach", daemon=True)
+        self._thread.start()
+
+    def cancel(self) -> None:
+        self._stop.set()
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Until the search in progress ends (tests, and the shell on leaving)."""
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+
+    def _publish(self, stop: threading.Event, live: Live) -> bool:
+        with self._lock:
+            if stop.is_set():
+                return False
+            self.live = live
+        self.redraw()
+        return True
+
+    def _work(self, snap: Any, previous: Any, stop: threading.Event) -> None:
+        try:
+            self._search(snap, previous, stop)
+        except _Cancelled:
+            pass
+        except Exception as e:  # a bug must not end the shell; the toolbar says it
+            self._publish(stop, Live("unknown"))
+            del e
+
+    def _search(self, snap: Any, previous: Any, stop: threading.Event) -> None:
+        game, state = snap.game, snap.states[-1]
+        if "solver" not in game.players:
+            self._publish(stop, Live("none"))
+            return
+        if game.hint_is_blind:
+            self._publish(stop, Live("estimate", estimate=game.blind_estimate(state)))
+            return
+        verdict = snap.solved.get(state)
+        if verdict is None:
+            verdict = advice.analyse(game, state, self.limit, stop=stop)
+            if verdict.stopped:
+                return
+            if verdict.decided:
+                snap.solved[state] = verdict
+        if verdict.result == WON:
+            self._publish(stop, Live("won", moves=len(verdict.moves)))
+            return
+        if verdict.result != LOST:
+            self._publish(stop, Live("unknown"))
+            return
+        if not self._publish(stop, Live("lost")):
+            return
+        if previous is not None:
+            before = snap.solved.get(previous) or advice.analyse(game, previous, Limit(seconds=UNDO_PROBE), stop=stop)
+            if before.result == WON and not stop.is_set():
+                self.announce(LOST_MOVE)
+
+        def cancel(nodes: int, seconds: float) -> None:
+            if stop.is_set():
+                raise _Cancelled
+
+        snap.progress = cancel
+        back, _exact = advice.undo_to_winnable(snap, UNDO_SECONDS, probe=UNDO_PROBE, start_probe=UNDO_PROBE,
+                                               lost_here=True)
+        if back is not None and back > 0:
+            self._publish(stop, Live("lost", undo=back))
+
+
+def announce(shell: Any, fragments: Any) -> None:
+    """Print ``fragments`` above the prompt from another thread: through the prompt's event
+    loop (prompt_toolkit's run_in_terminal hides the prompt, prints, and draws it again). A
+    verdict found quickly may come while the shell is between a command and its next prompt:
+    it waits a moment for the prompt, so as not to print into it; while a command runs (or on a
+    dumb terminal, with no prompt_toolkit) it is printed at once."""
+    prompt = getattr(shell, "prompt", None)
+    app = None if prompt is None else prompt.app
+    for _ in range(25):
+        loop = None if app is None else getattr(app, "loop", None)
+        if app is not None and app.is_running and loop is not None:
+            from prompt_toolkit.application import run_in_terminal
+
+            loop.call_soon_threadsafe(lambda: run_in_terminal(lambda: shell.print(fragments)))
+            return
+        if app is None:
+            break
+        time.sleep(0.02)
+    shell.print(fragments)

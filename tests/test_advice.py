@@ -1,0 +1,568 @@
+"""The advice layer (musical_cli.advice): a position's verdict within a limit, a search that can
+be stopped, and the review of a game, checked against the solver on all three games."""
+
+from __future__ import annotations
+
+import random
+import re
+import threading
+
+import pytest
+
+from musical_cli import advice
+from musical_cli.advice import LOST, UNKNOWN, WON, Limit, analyse, review, trail_of
+from musical_cli.deals import DealNumber
+from musical_cli.game import Outcome
+from musical_cli.games import game_named
+from musical_cli.games.musical.rules import MUSICAL, MusicalRules
+from musical_cli.moves import Transfer
+from musical_cli.solver import solve
+
+LOST_409 = MUSICAL.opening(DealNumber(409))  # proven lost in about a second of CPU time
+
+
+def test_a_limit_is_a_value():
+    assert Limit(seconds=1, nodes=5) == Limit(seconds=1, nodes=5)
+    assert str(Limit()) == "no limit"
+    assert "CPU" in str(Limit(seconds=2))
+    with pytest.raises(ValueError, match="0 or more"):
+        Limit(nodes=-1)
+
+
+def test_analyse_decides_and_its_line_wins():
+    state = MUSICAL.opening(DealNumber(2))
+    got = analyse(MUSICAL, state, Limit(nodes=1_000_000))
+    assert got.result == WON and got.decided
+    assert MUSICAL.outcome(MUSICAL.play(state, got.moves)) is Outcome.WON
+    assert analyse(MUSICAL, LOST_409, Limit(nodes=10_000_000)).result == LOST
+
+
+def test_a_node_limit_leaves_it_undecided():
+    got = analyse(MUSICAL, LOST_409, Limit(nodes=2_000))
+    assert got.result == UNKNOWN and not got.decided and not got.stopped and got.moves == ()
+
+
+def test_cpu_seconds_run_out():
+    got = analyse(MUSICAL, LOST_409, Limit(seconds=0.0))
+    assert got.result == UNKNOWN and not got.stopped
+    assert got.nodes < 564_553  # stopped before the proof
+
+
+@pytest.mark.parametrize("name", ["musical", "calculation", "crazy-quilt"])
+def test_a_stop_event_ends_the_search(name):
+    """The live coach's cancel: set while searching (here from the progress report itself,
+    which each game's search calls, Musical's C core too), the search ends undecided."""
+    game = game_named(name)
+    state = LOST_409 if name == "musical" else game.opening(DealNumber(409 if name == "crazy-quilt" else 1))
+    stop = threading.Event()
+    calls = []
+
+    def progress(nodes, seconds):
+        calls.append(nodes)
+        stop.set()
+
+    got = analyse(game, state, Limit(nodes=50_000_000), progress=progress, stop=stop)
+    assert got.stopped and got.result == UNKNOWN
+    assert len(calls) == 1  # the next report after the stop ended it
+
+
+def test_a_stop_set_before_asks_nothing(monkeypatch):
+    stop = threading.Event()
+    stop.set()
+    assert analyse(MUSICAL, LOST_409, stop=stop).stopped
+
+
+# --- the review ------------------------------------------------------------------------------
+
+
+def _line(game, state, limit=None):
+    got = analyse(game, state, limit or Limit(seconds=30))
+    assert got.result == WON
+    return got.moves
+
+
+def _states(game, deal, rules, moves):
+    states = [game.opening(DealNumber(deal), rules)]
+    for m in moves:
+        states.append(game.apply(states[-1], m))
+    return states
+
+
+# Seeded deals of each game the solver decides quickly: (game, deal, rules)
+WINNABLE = [("musical", 2, None), ("calculation", 3, None), ("crazy-quilt", 2, None)]
+
+
+def _rules(game, rules):
+    return game.default_rules() if rules is None else rules
+
+
+@pytest.mark.parametrize(("name", "deal", "rules"), WINNABLE)
+def test_along_a_winning_line_no_move_is_named(name, deal, rules):
+    game = game_named(name)
+    rules = _rules(game, rules)
+    start = game.opening(DealNumber(deal), rules)
+    moves = _line(game, start)
+    states = _states(game, deal, rules, moves)
+    got = review(game, start, trail_of(states, moves))
+    assert got.losing == () and got.start == WON and not got.lost_from_the_deal
+    assert all(p.before == WON and p.after == WON for p in got.plies)
+    assert got.complete
+
+
+def _leave_the_line(game, start, line, k, seed):
+    """The first k moves of the line, then random moves until none is left."""
+    rng = random.Random(seed)
+    moves = list(line[:k])
+    state = game.play(start, moves)
+    while game.outcome(state) is Outcome.IN_PLAY:
+        legal = game.legal_moves(state)
+        plays = [m for m in legal if isinstance(m, Transfer)]
+        move = rng.choice(plays) if plays and rng.random() < 0.7 else rng.choice(legal)
+        moves.append(move)
+        state = game.apply(state, move)
+    return moves, game.outcome(state)
+
+
+@pytest.mark.parametrize(("name", "deal", "rules"), WINNABLE)
+@pytest.mark.parametrize("k", [30, 80])
+def test_a_game_that_leaves_a_winning_line_names_a_move_at_k_or_later(name, deal, rules, k):
+    """Along the line for k moves, then at random until the game is lost: a move named as
+    losing comes after the k-th, its position before is winnable and after it lost (checked
+    by the solver afresh), and no other move is named."""
+    game = game_named(name)
+    rules = _rules(game, rules)
+    start = game.opening(DealNumber(deal), rules)
+    line = _line(game, start)
+    for seed in range(20):
+        moves, outcome = _leave_the_line(game, start, line, k, seed)
+        if outcome is Outcome.LOST:
+            break
+    else:
+        pytest.skip("every random continuation won")
+    states = _states(game, deal, rules, moves)
+    got = review(game, start, trail_of(states, moves), limit=Limit(seconds=15))
+    assert not got.lost_from_the_deal and got.start == WON
+    assert all(p.before == WON and p.after == WON for p in got.plies[:k])
+    assert len(got.losing) <= 1  # one line: it can be lost only once
+    for ply in got.losing:
+        assert ply.ply > k, (ply, k)  # never on the winning line's own moves
+        assert solve(game, states[ply.ply - 1], budget=10).result == "won"
+        assert solve(game, states[ply.ply], budget=30).result == "lost"
+    assert all(p.before != LOST or p.after == LOST for p in got.plies)  # lost stays lost
+    if got.complete:
+        assert len(got.losing) == 1
+
+
+@pytest.mark.parametrize(("name", "deal", "rules"), [
+    ("musical", 1, MusicalRules(0)),  # no opening is winnable without a redeal
+    ("musical", 409, None),
+    # Calculation's and Crazy Quilt's deals take the solver far longer to prove lost than a test
+    # may: there the "deal" is a position of a random game that the solver proves lost quickly.
+    ("calculation", 1, None),
+    ("crazy-quilt", 1, None),
+])
+def test_a_deal_proven_lost_names_no_move(name, deal, rules):
+    game = game_named(name)
+    rules = _rules(game, rules)
+    start = game.opening(DealNumber(deal), rules)
+    rng = random.Random(deal)
+    while analyse(game, start, Limit(seconds=0.3)).result != LOST:
+        for _ in range(8):  # a few random moves between probes
+            assert game.outcome(start) is not Outcome.WON
+            if game.outcome(start) is Outcome.IN_PLAY:
+                start = game.apply(start, rng.choice(game.legal_moves(start)))
+    moves, states = [], [start]
+    while game.outcome(states[-1]) is Outcome.IN_PLAY and len(moves) < 150:
+        move = rng.choice(game.legal_moves(states[-1]))
+        moves.append(move)
+        states.append(game.apply(states[-1], move))
+    got = review(game, start, trail_of(states, moves), limit=Limit(seconds=10))
+    assert got.lost_from_the_deal and got.start == LOST
+    assert got.losing == ()
+    assert all(p.before == LOST and p.after == LOST for p in got.plies)
+
+
+def test_a_losing_move_undone_is_named_and_so_is_a_later_one():
+    """Lose a winnable game, undo, play on along the winning line, lose it again: both moves
+    are named, the first as taken back (deal 4 at one redeal: moves off its line lose)."""
+    rules = MusicalRules(1)
+    start = MUSICAL.opening(DealNumber(4), rules)
+    line = _line(MUSICAL, start)
+    states = _states(MUSICAL, 4, rules, line)
+    losing = []  # (i, a move at states[i] that loses)
+    for i in range(len(line)):
+        for move in MUSICAL.legal_moves(states[i]):
+            if move != line[i] and solve(MUSICAL, MUSICAL.apply(states[i], move), budget=5).result == "lost":
+                losing.append((i, move))
+                break
+        if len(losing) == 2:
+            break
+    (i, first), (j, second) = losing
+    trail = trail_of(states[:i + 1], line[:i])
+    trail.append((i + 1, first, states[i], MUSICAL.apply(states[i], first)))  # lost it...
+    trail += trail_of(states[:j + 1], line[:j])[i:]  # ...undone: on along the line
+    trail.append((j + 1, second, states[j], MUSICAL.apply(states[j], second)))  # lost again
+    got = review(MUSICAL, start, trail)
+    assert [(p.ply, p.undone) for p in got.losing] == [(i + 1, True), (j + 1, False)]
+    assert got.start == WON and not got.lost_from_the_deal
+    # the same game without the undo names only its one losing move
+    got = review(MUSICAL, start, trail_of(states[:j + 1], line[:j]) + [trail[-1]])
+    assert [p.ply for p in got.losing] == [j + 1]
+
+
+def test_undecided_is_said_as_undecided():
+    """A review with no time to decide anything names no move and calls nothing lost."""
+    start = LOST_409
+    rng = random.Random(3)
+    moves, state = [], start
+    for _ in range(30):
+        move = rng.choice(MUSICAL.legal_moves(state))
+        moves.append(move)
+        state = MUSICAL.apply(state, move)
+    states = [start]
+    for m in moves:
+        states.append(MUSICAL.apply(states[-1], m))
+    got = review(MUSICAL, start, trail_of(states, moves), limit=Limit(nodes=1))
+    assert got.start == UNKNOWN and not got.lost_from_the_deal and got.losing == ()
+    assert {p.before for p in got.plies} == {UNKNOWN} and not got.complete
+
+
+def test_ctrl_c_stops_the_review_with_what_it_has():
+    game = game_named("crazy-quilt")
+    start = game.opening(DealNumber(2))
+    moves = _line(game, start)[:40]
+    states = _states(game, 2, game.default_rules(), moves)
+    seen = []
+
+    def progress(done, total):
+        seen.append(done)
+        raise KeyboardInterrupt
+
+    got = review(game, start, trail_of(states, moves), progress=progress)
+    assert got.stopped and len(seen) == 1
+    assert len(got.plies) == 40
+
+
+def test_a_review_reuses_known_verdicts(monkeypatch):
+    start = MUSICAL.opening(DealNumber(2))
+    moves = _line(MUSICAL, start)
+    states = _states(MUSICAL, 2, MusicalRules(), moves)
+    known: dict = {}
+    review(MUSICAL, start, trail_of(states, moves), known=known)
+    assert known
+    monkeypatch.setattr(advice, "analyse", lambda *a, **k: pytest.fail("searched again"))
+    assert review(MUSICAL, start, trail_of(states, moves), known=known).complete
+
+
+# --- the review command and 'musical review' ---------------------------------------------------
+
+
+def _deal4_lost():
+    """Deal 4 at one redeal: its winning line, and the first move off it that loses (index)."""
+    rules = MusicalRules(1)
+    start = MUSICAL.opening(DealNumber(4), rules)
+    line = _line(MUSICAL, start)
+    state = start
+    for i, right in enumerate(line):
+        for move in MUSICAL.legal_moves(state):
+            if move != right and solve(MUSICAL, MUSICAL.apply(state, move), budget=5).result == "lost":
+                return rules, line, i, move
+        state = MUSICAL.apply(state, right)
+    raise AssertionError("no losing move")
+
+
+def test_the_review_command_names_the_move_that_lost_even_once_taken_back():
+    from musical_cli.language import Session, execute
+    from musical_cli.render import plain
+
+    rules, line, i, wrong = _deal4_lost()
+    s = Session(MUSICAL, DealNumber(4), rules)
+    execute(s, "; ".join(str(m) for m in line[:i]))
+    execute(s, str(wrong))
+    out = plain(execute(s, "review").out)
+    assert f"the move that lost a winnable game: {i + 1}. {wrong}" in out, out
+    assert "(taken back)" not in out
+    execute(s, "undo")
+    execute(s, "; ".join(str(m) for m in line[i:i + 3]))
+    out = plain(execute(s, "review").out)
+    assert f"{i + 1}. {wrong} (taken back)" in out, out
+    assert out.count("<- lost the game") == 1
+
+
+def test_the_review_command_needs_a_move():
+    from musical_cli.language import CommandError, Session, execute
+
+    with pytest.raises(CommandError, match="nothing to review"):
+        execute(Session(MUSICAL, DealNumber(4)), "review")
+
+
+def test_musical_review_json(tmp_path, monkeypatch, capsys):
+    import json
+
+    from lines import run_main
+
+    from musical_cli.transcript import GameRecord, format_transcript
+
+    rules, line, i, wrong = _deal4_lost()
+    moves = (*line[:i], wrong)
+    path = tmp_path / "game.txt"
+    path.write_text(format_transcript(GameRecord(MUSICAL, DealNumber(4), rules, moves)))
+    status, out, err = run_main(["review", "--json", str(path)], "", monkeypatch, capsys)
+    assert status == 0, err
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert len(rows) == len(moves) + 1
+    assert rows[0] == {"ply": 1, "move": str(line[0]), "before": "won", "after": "won"}
+    assert rows[i] == {"ply": i + 1, "move": str(wrong), "before": "won", "after": "lost"}
+    assert rows[-1]["summary"] and rows[-1]["losing"] == [i + 1] and not rows[-1]["lost_from_the_deal"]
+    status, out, err = run_main(["review", "-"], path.read_text(), monkeypatch, capsys)
+    assert status == 0 and f"the move that lost a winnable game: {i + 1}. {wrong}" in out
+    assert "\x1b" not in out  # a pipe gets no escape codes
+    status, out, err = run_main(["review", "-"], "format: musical-transcript 1\ngame: musical\ndeal: 4\nw f9\n", monkeypatch, capsys)
+    assert status == 3 and "f9" in err
+
+
+def test_musical_review_of_calculation_says_it_read_the_stock(monkeypatch, capsys):
+    from lines import run_main
+
+    status, out, err = run_main(["review", "-"], "format: musical-transcript 1\ngame: calculation\ndeal: 3\nd\n", monkeypatch, capsys)
+    assert status == 0, err
+    assert "the review read Calculation's stock" in out
+
+
+# --- the live coach ----------------------------------------------------------------------------
+
+
+def test_coach_on_and_off_marks_the_game_coached():
+    from musical_cli.language import CommandError, Session, execute
+    from musical_cli.render import plain
+
+    s = Session(MUSICAL, DealNumber(4), interactive=True)
+    assert not s.coached and "off" in plain(execute(s, "coach").out)
+    execute(s, "coach on")
+    assert s.coach and s.coached
+    execute(s, "coach off")
+    assert not s.coach and s.coached  # it was on during this game
+    with pytest.raises(CommandError, match="usage"):
+        execute(s, "coach maybe")
+    with pytest.raises(CommandError, match="interactive shell"):
+        execute(Session(MUSICAL, DealNumber(4)), "coach on")
+
+
+def _coach(session):
+    from musical_cli.live import Coach
+
+    said = []
+    return Coach(session, lambda: None, said.append), said
+
+
+def test_the_coach_in_the_background_and_a_new_move_cancels_it():
+    from musical_cli.language import Session, execute
+
+    s = Session(MUSICAL, DealNumber(409), interactive=True)  # the start: a second to prove lost
+    s.coach = True
+    coach, said = _coach(s)
+    coach.update()
+    assert coach.status() == "coach: thinking..."  # update() returned before the verdict
+    first = coach._stop
+    execute(s, "d")
+    coach.update()
+    assert first.is_set()  # the old position's search is told to stop
+    coach.wait(60)
+    assert coach.status().startswith("lost") and said == []  # lost from the start: no move lost it
+    assert s.coached
+
+
+def test_the_coach_announces_the_move_that_lost():
+    from musical_cli.language import Session, execute
+    from musical_cli.live import LOST_MOVE
+
+    rules, line, i, wrong = _deal4_lost()
+    s = Session(MUSICAL, DealNumber(4), rules, interactive=True)
+    s.coach = True
+    coach, said = _coach(s)
+    execute(s, "; ".join(str(m) for m in line[:i]))
+    coach.update()
+    coach.wait(60)
+    assert coach.status() == f"winnable: {len(line) - i} moves" and said == []
+    execute(s, str(wrong))
+    coach.update()
+    coach.wait(60)
+    assert said == [LOST_MOVE]
+    assert coach.status() == "lost: 'undo 1' wins"
+
+
+def test_the_coach_never_reads_calculations_stock():
+    """Two positions that differ only in the stock's order get the same estimate."""
+    from dataclasses import replace
+
+    from musical_cli.language import Session
+
+    game = game_named("calculation")
+    state = game.play(game.opening(DealNumber(3)), [game.legal_moves(game.opening(DealNumber(3)))[0]])
+    other = replace(state, stock=tuple(reversed(state.stock)))
+    assert other != state
+    assert game.blind_estimate(state) == game.blind_estimate(other)
+    s = Session(game, DealNumber(3), interactive=True)
+    s.coach = True
+    coach, _ = _coach(s)
+    coach.update()
+    coach.wait(60)
+    assert coach.status().startswith("estimate: ") and coach.status().endswith("% win")
+
+
+# --- winnable deals on request ---------------------------------------------------------------
+
+
+class _Numbers:
+    """secrets' randbelow, seeded: the random deals a test sees, and how many were drawn."""
+
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+        self.drawn = []
+
+    def randbelow(self, n):
+        self.drawn.append(self.rng.randrange(n) + 1)
+        return self.drawn[-1] - 1
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_winnable_deals_only_winnable_deals(seed, monkeypatch, capsys):
+    from lines import run_main
+
+    from musical_cli import deals
+
+    numbers = _Numbers(seed)
+    monkeypatch.setattr(deals, "secrets", numbers)
+    status, out, err = run_main(["--winnable", "--redeals", "1"], "show\n", monkeypatch, capsys)
+    assert status == 1, err  # batch mode: the game is not won
+    deal = int(re.search(r"^deal (\d+)$", out, re.M).group(1))
+    assert deal == numbers.drawn[-1]
+    assert f"deal {deal} (dealt winnable)" in out
+    assert solve(MUSICAL, MUSICAL.opening(DealNumber(deal), MusicalRules(1)), budget=None).result == "won"
+    # the deals skipped were not proven winnable (at one redeal about two deals in three are lost)
+    for skipped in numbers.drawn[:-1]:
+        assert solve(MUSICAL, MUSICAL.opening(DealNumber(skipped), MusicalRules(1)), nodes=2_000_000,
+                     budget=None).result != "won"
+
+
+def test_winnable_skips_some_deals(monkeypatch, capsys):
+    """Over the seeds above, some random deals were lost and skipped (else the test above
+    could not fail)."""
+    from lines import run_main
+
+    from musical_cli import deals
+
+    skipped = 0
+    for seed in range(6):
+        numbers = _Numbers(seed)
+        monkeypatch.setattr(deals, "secrets", numbers)
+        run_main(["--winnable", "--redeals", "1"], "show\n", monkeypatch, capsys)
+        skipped += len(numbers.drawn) - 1
+    assert skipped > 0
+
+
+def test_no_winnable_deal_is_a_clear_message(monkeypatch, capsys):
+    from lines import run_main
+
+    status, out, err = run_main(["--winnable", "--redeals", "0"], "show\n", monkeypatch, capsys)
+    assert status == 2 and "no deal proven winnable in 40 random deals of Musical (redeals 0)" in err
+    status, out, err = run_main(["--winnable", "--seed", "3"], "", monkeypatch, capsys)
+    assert status == 2 and "--winnable chooses the deal" in err
+
+
+def test_new_winnable(monkeypatch):
+    from musical_cli import deals
+    from musical_cli.language import CommandError, Session, execute
+    from musical_cli.render import plain
+
+    monkeypatch.setattr(deals, "secrets", _Numbers(1))
+    s = Session(MUSICAL, DealNumber(1), MusicalRules(1))
+    out = plain(execute(s, "new --winnable").out)
+    assert "dealt winnable" in out and "(dealt winnable)" in plain(s.layout())
+    assert solve(MUSICAL, s.state, budget=None).result == "won"
+    execute(s, "new 5")
+    assert "dealt winnable" not in plain(s.layout())
+    s = Session(MUSICAL, DealNumber(1), MusicalRules(0))
+    with pytest.raises(CommandError, match="no deal proven winnable"):
+        execute(s, "new --winnable")
+
+
+# --- difficulty --------------------------------------------------------------------------------
+
+
+def test_the_bands_split_a_sample_of_winnable_deals_in_about_thirds():
+    """The bands were calibrated on deals 1-10,000 (docs/difficulty.md); deals 1-300 are a
+    sample of them: each band holds about a third of the winnable ones."""
+    import collections
+
+    from musical_cli.advice import rating
+
+    counts = collections.Counter(rating(MUSICAL, MUSICAL.default_rules(), MUSICAL.opening(DealNumber(d)))
+                                 for d in range(1, 301))
+    winnable = counts["easy"] + counts["medium"] + counts["hard"]
+    assert winnable > 280
+    for band in ("easy", "medium", "hard"):
+        assert 0.22 < counts[band] / winnable < 0.45, counts
+
+
+def test_a_rating_is_the_measure_against_the_bands():
+    from musical_cli.advice import BANDS, band_of, difficulty_measure, rating
+
+    for d in (1, 2, 5, 409):
+        state = MUSICAL.opening(DealNumber(d))
+        result, nodes = difficulty_measure(MUSICAL, state)
+        assert rating(MUSICAL, MUSICAL.default_rules(), state) == (band_of(nodes, BANDS["musical"]) if result == WON else result)
+    assert rating(MUSICAL, MUSICAL.default_rules(), MUSICAL.opening(DealNumber(409))) == "lost"
+    assert rating(MUSICAL, MusicalRules(1), MUSICAL.opening(DealNumber(1), MusicalRules(1))) is None  # not calibrated
+
+
+def test_musical_deal_shows_the_difficulty(monkeypatch, capsys):
+    import json
+
+    from lines import run_main
+
+    from musical_cli.advice import rating
+
+    want = rating(MUSICAL, MUSICAL.default_rules(), MUSICAL.opening(DealNumber(5)))
+    status, out, _ = run_main(["deal", "5"], "", monkeypatch, capsys)
+    assert status == 0 and f"difficulty: {want}" in out
+    status, out, _ = run_main(["deal", "--json", "5", "409"], "", monkeypatch, capsys)
+    first, second = (json.loads(x) for x in out.splitlines())
+    assert first["difficulty"] == want and second["difficulty"] == "lost"
+    status, out, _ = run_main(["deal", "--redeals", "1", "5"], "", monkeypatch, capsys)
+    assert "difficulty" not in out
+
+
+@pytest.mark.parametrize("wanted", ["easy", "hard"])
+def test_new_difficulty_deals_a_deal_of_that_rating(wanted, monkeypatch):
+    from musical_cli import deals
+    from musical_cli.advice import rating
+    from musical_cli.language import Session, execute
+
+    monkeypatch.setattr(deals, "secrets", _Numbers(7))
+    s = Session(MUSICAL, DealNumber(1))
+    execute(s, f"new --difficulty {wanted}")
+    assert s.difficulty == wanted
+    assert rating(MUSICAL, s.rules, s.states[0]) == wanted
+
+
+def test_difficulty_errors(monkeypatch, capsys):
+    from lines import run_main
+
+    from musical_cli.language import CommandError, Session, execute
+
+    with pytest.raises(CommandError, match="one of easy, medium, hard, lost"):
+        execute(Session(MUSICAL, DealNumber(1)), "new --difficulty tricky")
+    with pytest.raises(CommandError, match="default rules only"):
+        execute(Session(MUSICAL, DealNumber(1), MusicalRules(1)), "new --difficulty hard")
+    status, _, err = run_main(["--difficulty", "hard", "--redeals", "1"], "", monkeypatch, capsys)
+    assert status == 2 and "default rules only" in err
+
+
+def test_a_long_range_of_deals_is_not_rated(monkeypatch, capsys):
+    from lines import run_main
+
+    status, out, _ = run_main(["deal", "1-11"], "", monkeypatch, capsys)
+    assert status == 0 and "difficulty" not in out
+    status, out, _ = run_main(["deal", "1-10"], "", monkeypatch, capsys)
+    assert out.count("difficulty: ") == 10
