@@ -197,7 +197,7 @@ def review_lines(result: Any, game: Any) -> list[tuple[str, str]]:
     """A review as lines of text with their styles: each move with the verdict before and after
     it, then what the review found (``musical review`` prints the same lines)."""
     out: list[tuple[str, str]] = []
-    width = max((len(str(p.move)) for p in result.plies), default=4)
+    width = max([len("move"), *(len(str(p.move)) for p in result.plies)])  # the header fits too
     digits = len(str(max((p.ply for p in result.plies), default=1)))
     if result.plies:
         out.append((f"  {'':>{digits}}  {'move':<{width}}  before     after", "dim"))
