@@ -90,24 +90,17 @@ speed``). The same module plays the blind player's rollouts (``rollouts``).
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 
+from ...cores import optional_core
 from ...moves import DEAL, F, Move, P, Transfer, W
 from .rules import SEQUENCES, CalculationState
 
 # The C core (_search.c): the same search node for node (:class:`_CoreSearch`), many times faster.
 # It is built when the machine has a C compiler and is optional; MUSICAL_PURE_PYTHON (non-empty)
 # turns it off, as for Musical's. CORE is None when the search runs in Python.
-CORE = None
-if not os.environ.get("MUSICAL_PURE_PYTHON"):
-    try:
-        from . import _search
-    except ImportError:  # no compiler when it was installed: the pure-Python search
-        pass
-    else:
-        CORE = _search
+CORE = optional_core(__package__)
 
 __all__ = ["solve_calculation", "TABLE_ENTRIES", "MAX_STEP", "CORE", "make_search"]
 

@@ -125,12 +125,12 @@ and so does :func:`search` itself when called directly).
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from collections.abc import Callable
 
 from ...cards import SUITS, Card
+from ...cores import optional_core
 from ...game import Outcome
 from ...moves import DEAL, REDEAL, F, Move, Transfer, W
 from .rules import (
@@ -146,14 +146,7 @@ from .rules import (
 # The C core (_search.c): the same search node for node, many times faster. It is built when the
 # machine has a C compiler and is optional; MUSICAL_PURE_PYTHON (non-empty) turns it off. CORE
 # is None when the search runs in Python.
-CORE = None
-if not os.environ.get("MUSICAL_PURE_PYTHON"):
-    try:
-        from . import _search
-    except ImportError:  # no compiler when it was installed: the pure-Python search
-        pass
-    else:
-        CORE = _search
+CORE = optional_core(__package__)
 
 LDS_MAX = 3  # LDS iterations 0..LDS_MAX before the unlimited one
 TT_MAX = 1_500_000  # marks kept before the table is cleared (about 400 MB at most)

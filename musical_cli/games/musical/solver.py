@@ -135,7 +135,6 @@ it is reported.
 
 from __future__ import annotations
 
-import os
 import random
 import sys
 import time
@@ -143,20 +142,14 @@ from collections.abc import Callable
 from itertools import accumulate, islice
 from operator import or_
 
+from ...cores import optional_core
 from ...moves import DEAL, REDEAL, F, Move, Transfer, W
 from .rules import FOUNDATION_SIZE, FOUNDATIONS, SEQUENCES, MusicalState
 
 # The C core (_search.c): the same exhaustive search node for node, many times faster. It is
 # built when the machine has a C compiler and is optional; MUSICAL_PURE_PYTHON (non-empty) turns
 # it off. CORE is None when the search runs in Python.
-CORE = None
-if not os.environ.get("MUSICAL_PURE_PYTHON"):
-    try:
-        from . import _search
-    except ImportError:  # no compiler when it was installed: the pure-Python search
-        pass
-    else:
-        CORE = _search
+CORE = optional_core(__package__)
 
 SLOTS = FOUNDATION_SIZE - 1  # 11 cards to build on each foundation
 NEED = tuple(seq[1:] for seq in SEQUENCES)  # NEED[X][j]: rank of foundation X's j-th built card
