@@ -99,8 +99,11 @@ def test_every_line_fits_80_columns(spawn, args, illegal, name):
     opening = term.until(PROMPT)[1]
     assert name in opening
     outputs = {}
-    for command in ("help", "moves", illegal, "rules", "solve", "solve play", "history", "record", "help hint"):
+    for command in ("help", "moves", illegal, "rules", "solve", "solve play", "history", "record", "help hint",
+                    "stats", "stats all", "review"):
         outputs[command] = term.run(command)
+    assert "your figures" in outputs["stats"]
+    assert "played" in outputs["stats all"] or "no game recorded yet" in outputs["stats all"]
     assert "Moves in" in outputs["help"] and "legal" in outputs["moves"]
     assert "legal now" in outputs[illegal] or "no move is legal" in outputs[illegal]
     assert "Deal numbers" in outputs["rules"] or "deal" in outputs["rules"].lower()
