@@ -5,12 +5,10 @@ SQLite's integers, digits that are not ASCII."""
 
 from __future__ import annotations
 
-import io
-import sys
-
 import pytest
+from lines import run_main
+from test_cli import cli  # main() in this process: (status, stdout, stderr)
 
-from musical_cli.cli import main
 from musical_cli.deals import DealNumber
 from musical_cli.game import RulesError
 from musical_cli.games.crazy_quilt.rules import CRAZY_QUILT, CrazyQuiltRules
@@ -19,17 +17,6 @@ from musical_cli.language import CommandError, Session, execute
 from musical_cli.record import Recorder
 
 HUGE = "9" * 5000  # past int()'s 4300 digits
-
-
-def cli(capsys, *argv: str, stdin: str | None = None, monkeypatch=None) -> tuple[int, str, str]:
-    if stdin is not None:
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    try:
-        status = main(list(argv))
-    except SystemExit as e:
-        status = e.code
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 @pytest.mark.parametrize("argv, limit", [
@@ -56,8 +43,8 @@ def test_the_limit_itself_is_played_and_solved(capsys, game):
 
 
 def test_batch_mode_refuses_them_too(capsys, monkeypatch):
-    status, _, err = cli(capsys, "--game", "crazy-quilt", "--redeals", "256", "--seed", "1",
-                         stdin="d\n", monkeypatch=monkeypatch)
+    status, _, err = run_main(["--game", "crazy-quilt", "--redeals", "256", "--seed", "1"], "d\n",
+                              monkeypatch, capsys)
     assert status == 2 and "redeals must be a whole number from 0 to 255" in err
 
 
