@@ -340,7 +340,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         _check_resume(args, given_rules, interactive)
     session = Session(game, deal, rules, ascii=_ascii(args, sys.stdout), interactive=interactive)
     session.coach = session.coached = args.coach and interactive
-    session.chosen = "winnable" if args.winnable else None
+    session.chosen = "winnable" if args.winnable else args.difficulty  # said in the layout's title
     session.difficulty = args.difficulty
     if interactive:
         from .shell import Shell

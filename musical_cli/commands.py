@@ -114,7 +114,7 @@ class Session:
         self.how = how
         self.coached = coached
         self.difficulty: str | None = None
-        self.chosen: str | None = None  # how the deal was chosen, for the layout's title: "winnable"
+        self.chosen: str | None = None  # how the deal was chosen, for the layout's title: "winnable", "hard"
         if not moves:
             self._turn_up()
         self.notify("start")
@@ -252,7 +252,9 @@ class Session:
         return bool(self.steps or self.undone) and self.outcome() is Outcome.IN_PLAY
 
     def layout(self) -> Fragments:
-        deal = self.deal.text + (f" (dealt {self.chosen})" if self.chosen else "")
+        # how the deal was chosen: "(dealt winnable)", or its rating when chosen by it
+        chosen = "" if not self.chosen else " (dealt winnable)" if self.chosen == "winnable" else f" (rated {self.chosen})"
+        deal = self.deal.text + chosen
         return layout(self.game, self.state, deal, self.move_count, self.ascii, self.title)
 
 

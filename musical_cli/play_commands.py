@@ -120,17 +120,22 @@ def _new(session: Session, args: list[str]) -> Reply:
 
         wanted = args[1].lower()
         why = advice.no_rated_deal(session.game, session.rules, wanted)
-        deal = None if why else advice.deal_rated(session.game, session.rules, wanted, random_deal_number)
+        if why:
+            raise CommandError(why)
+        # asked before the search: a game in play is ended only with the player's word
+        confirm_abandon(session, f"a new {wanted} deal")
+        deal = advice.deal_rated(session.game, session.rules, wanted, random_deal_number)
         if deal is None:
-            raise CommandError(why or f"no {wanted} deal in 300 random deals")
+            raise CommandError(f"no {wanted} deal in 300 random deals")
         session.start(session.game, deal, session.rules)
-        session.difficulty = wanted
+        session.difficulty = session.chosen = wanted
         return Reply(show=True).say(f"deal {deal} (rated {wanted})")
     if len(args) > 1:
         raise CommandError("usage: new [N|--winnable|--difficulty D]")
     if args and args[0].lower() == "--winnable":
         from . import advice
 
+        confirm_abandon(session, "a new winnable deal")
         deal = advice.winnable_deal(session.game, session.rules, random_deal_number)
         if deal is None:
             raise CommandError(advice.no_winnable_deal(session.game, session.rules))

@@ -76,7 +76,8 @@ def test_a_game_loaded_from_a_transcript_and_finished_is_not_a_win(data, tmp_pat
     assert (f["played"], f["won"], f["loaded"], f["in_play"]) == (0, 0, 1, 1)
 
 
-@pytest.mark.parametrize("command", ["new 4", "restart", "load @1", "resume @1"])
+@pytest.mark.parametrize("command", ["new 4", "restart", "load @1", "resume @1", "new --winnable",
+                                     "new --difficulty easy"])
 def test_ending_a_game_in_play_asks_and_no_keeps_it(data, command):
     first = Played(deal=3)
     first("d;d")
