@@ -488,18 +488,17 @@ def no_winnable_deal(game: Game, rules: Any, attempts: int = WINNABLE_ATTEMPTS) 
 # --- difficulty --------------------------------------------------------------------------------
 
 # A deal's rating: "lost" (proven), "unknown" (undecided within the node limit), else "easy",
-# "medium" or "hard" by the measure below, against bands calibrated on deals 1-10,000 of
-# Musical's default rules so that each holds about a third of the winnable deals
-# (docs/difficulty.md gives the figures and the command that makes them: bench/difficulty.py).
+# "medium" or "hard" by the measure below, against bands calibrated for each rule set on deals
+# 1-10,000 (or, where said, fewer) so that each holds about a third of the winnable deals: each
+# game's solver carries its bands (Game.difficulty_bands), and docs/difficulty.md gives the
+# figures and the commands that make them (bench/difficulty.py).
 # The measure: the search nodes the solver needs to find a win. It counts how much of the tree
 # of plays must be looked at before a win turns up, so a deal whose wins are many and plain is
 # easy, and one whose only wins are narrow is hard. A node limit only, never seconds: the same
-# rating on every machine, with the C core or without (they count the same nodes).
+# rating on every machine, however loaded.
 DIFFICULTY_NODES = 3_000_000
 RATE_AT_MOST = 10  # 'musical deal' rates at most this many deals at a time
 RATINGS = ("easy", "medium", "hard", "lost", "unknown")
-# Per game, for its default rules: (the most nodes of an easy deal, of a medium one).
-BANDS: dict[str, tuple[int, int]] = {"musical": (49, 479)}
 
 
 def difficulty_measure(game: Game, state: Any) -> tuple[str, int]:
@@ -513,10 +512,9 @@ def band_of(nodes: int, bands: tuple[int, int]) -> str:
 
 
 def rating(game: Game, rules: Any, state: Any) -> str | None:
-    """The deal's rating (one of RATINGS), or None where no bands are calibrated (rules other
-    than the game's defaults, or a game not calibrated)."""
-    bands = BANDS.get(game.name)
-    if bands is None or rules != game.default_rules():
+    """The deal's rating (one of RATINGS), or None where the rules have no calibrated bands."""
+    bands = game.difficulty_bands().get(rules)
+    if bands is None:
         return None
     result, nodes = difficulty_measure(game, state)
     return band_of(nodes, bands) if result == WON else result
@@ -536,13 +534,9 @@ def no_rated_deal(game: Game, rules: Any, wanted: str) -> str | None:
     """Why a deal of that rating cannot be dealt, or None when one can be looked for."""
     if wanted not in RATINGS[:4]:
         return f"a difficulty is one of {', '.join(RATINGS[:4])}; not {wanted!r}"
-    if game.name not in BANDS or rules != game.default_rules():
-        return (f"deals are rated for {', '.join(game_title for game_title in _calibrated())} at its "
-                "default rules only (docs/difficulty.md)")
+    calibrated = game.difficulty_bands()
+    if rules not in calibrated:
+        have = ", ".join(game.variant_title(r) for r in calibrated)
+        return (f"deals of {game.variant_title(rules)} are not rated"
+                + (f"; those of {have} are" if have else "") + " (docs/difficulty.md)")
     return None
-
-
-def _calibrated() -> list[str]:
-    from .games import GAMES
-
-    return [GAMES[name].title for name in BANDS if name in GAMES]

@@ -302,6 +302,17 @@ class Game(ABC):
         checks a win by replay before anyone hears of it."""
         return self._part("solver", "search", f"{self.title} has no solver yet")(state, budget, progress, nodes)
 
+    def difficulty_bands(self) -> Mapping[Any, tuple[int, int]]:
+        """The deals' difficulty bands, per rule set: rules -> (the most search nodes the win of
+        an easy deal takes, of a medium one), calibrated on the solver's measure
+        (:func:`musical_cli.advice.difficulty_measure`) over deals 1-10,000 (docs/difficulty.md).
+        They belong to the game's solver (``solver.DIFFICULTY_BANDS``): a change to its search
+        changes the nodes, and so the bands. Empty where none are calibrated."""
+        try:
+            return self._part("solver", "DIFFICULTY_BANDS", "")
+        except NotAvailable:
+            return {}
+
     def sure_move(self, state: Any) -> Move | None:
         """A move that provably keeps a winnable position winnable, by a rule of the game's own
         (argued where it is written); None when the game knows none here. ``auto`` also takes

@@ -506,14 +506,16 @@ def test_the_bands_split_a_sample_of_winnable_deals_in_about_thirds():
 
 
 def test_a_rating_is_the_measure_against_the_bands():
-    from musical_cli.advice import BANDS, band_of, difficulty_measure, rating
+    from musical_cli.advice import band_of, difficulty_measure, rating
 
+    bands = MUSICAL.difficulty_bands()[MUSICAL.default_rules()]
     for d in (1, 2, 5, 409):
         state = MUSICAL.opening(DealNumber(d))
         result, nodes = difficulty_measure(MUSICAL, state)
-        assert rating(MUSICAL, MUSICAL.default_rules(), state) == (band_of(nodes, BANDS["musical"]) if result == WON else result)
+        assert rating(MUSICAL, MUSICAL.default_rules(), state) == (band_of(nodes, bands) if result == WON else result)
     assert rating(MUSICAL, MUSICAL.default_rules(), MUSICAL.opening(DealNumber(409))) == "lost"
-    assert rating(MUSICAL, MusicalRules(1), MUSICAL.opening(DealNumber(1), MusicalRules(1))) is None  # not calibrated
+    unlimited = MusicalRules(None)  # not calibrated
+    assert rating(MUSICAL, unlimited, MUSICAL.opening(DealNumber(1), unlimited)) is None
 
 
 def test_musical_deal_shows_the_difficulty(monkeypatch, capsys):
@@ -529,7 +531,7 @@ def test_musical_deal_shows_the_difficulty(monkeypatch, capsys):
     status, out, _ = run_main(["deal", "--json", "5", "409"], "", monkeypatch, capsys)
     first, second = (json.loads(x) for x in out.splitlines())
     assert first["difficulty"] == want and second["difficulty"] == "lost"
-    status, out, _ = run_main(["deal", "--redeals", "1", "5"], "", monkeypatch, capsys)
+    status, out, _ = run_main(["deal", "--redeals", "unlimited", "5"], "", monkeypatch, capsys)
     assert "difficulty" not in out
 
 
@@ -553,10 +555,10 @@ def test_difficulty_errors(monkeypatch, capsys):
 
     with pytest.raises(CommandError, match="one of easy, medium, hard, lost"):
         execute(Session(MUSICAL, DealNumber(1)), "new --difficulty tricky")
-    with pytest.raises(CommandError, match="default rules only"):
-        execute(Session(MUSICAL, DealNumber(1), MusicalRules(1)), "new --difficulty hard")
-    status, _, err = run_main(["--difficulty", "hard", "--redeals", "1"], "", monkeypatch, capsys)
-    assert status == 2 and "default rules only" in err
+    with pytest.raises(CommandError, match="deals of Musical with unlimited redeals are not rated; those of Musical"):
+        execute(Session(MUSICAL, DealNumber(1), MusicalRules(None)), "new --difficulty hard")
+    status, _, err = run_main(["--difficulty", "hard", "--redeals", "unlimited"], "", monkeypatch, capsys)
+    assert status == 2 and "are not rated" in err
 
 
 def test_a_long_range_of_deals_is_not_rated(monkeypatch, capsys):

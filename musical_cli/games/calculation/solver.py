@@ -95,7 +95,15 @@ from collections.abc import Callable
 
 from ...cores import optional_core
 from ...moves import DEAL, F, Move, P, Transfer, W
-from .rules import SEQUENCES, CalculationState
+from .rules import SEQUENCES, CalculationRules, CalculationState
+
+# The deals' difficulty bands (musical_cli.advice.rating): rules -> the most nodes of an easy
+# deal's win, of a medium one's; thirds of the winnable deals, measured by bench/difficulty.py
+# from the winnability rows' files (docs/difficulty.md).
+DIFFICULTY_BANDS = {
+    CalculationRules(4, True): (1_879, 13_420),  # deals 1-1000
+    CalculationRules(4, False): (6_181, 55_772),  # deals 1-1000
+}
 
 # The C core (_search.c): the same search node for node (:class:`_CoreSearch`), many times faster.
 # It is built when the machine has a C compiler and is optional; MUSICAL_PURE_PYTHON (non-empty)

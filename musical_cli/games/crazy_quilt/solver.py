@@ -843,3 +843,14 @@ def greedy_wins(game, state: CrazyQuiltState) -> bool:
         if move is None:
             return state.complete
         state = CRAZY_QUILT.apply(state, move)
+
+
+# The deals' difficulty bands (musical_cli.advice.rating): rules -> the most nodes of an easy
+# deal's win, of a medium one's; thirds of the winnable deals, measured by bench/difficulty.py
+# from the winnability rows' files (docs/difficulty.md). They are this search's node counts: a
+# change to the search is a new calibration.
+DIFFICULTY_BANDS = {
+    CRAZY_QUILT.rules_type(redeals=1): (554, 4_578),  # deals 1-1000
+    CRAZY_QUILT.rules_type(redeals=2): (185, 205),  # Indian Carpet, deals 1-10,000
+    CRAZY_QUILT.rules_type(reserves=True): (118, 554),  # Persian Rug, deals 1-10,000
+}

@@ -144,7 +144,16 @@ from operator import or_
 
 from ...cores import optional_core
 from ...moves import DEAL, REDEAL, F, Move, Transfer, W
-from .rules import FOUNDATION_SIZE, FOUNDATIONS, SEQUENCES, MusicalState
+from .rules import FOUNDATION_SIZE, FOUNDATIONS, SEQUENCES, MusicalRules, MusicalState
+
+# The deals' difficulty bands (musical_cli.advice.rating): rules -> the most nodes of an easy
+# deal's win, of a medium one's; thirds of the winnable deals of 1-10,000, measured by
+# bench/difficulty.py (docs/difficulty.md). With no redeal one deal of 10,000 is winnable
+# (4975): too few to cut in thirds, so every win there is hard.
+DIFFICULTY_BANDS = {
+    MusicalRules(2): (49, 479),
+    MusicalRules(0): (0, 0),
+}
 
 # The C core (_search.c): the same exhaustive search node for node, many times faster. It is
 # built when the machine has a C compiler and is optional; MUSICAL_PURE_PYTHON (non-empty) turns

@@ -1,0 +1,96 @@
+"""The deals' difficulty for every game's calibrated rules (docs/difficulty.md): the bands each
+game's solver carries, the measure they rest on, and the calibration read from stats files."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from musical_cli.advice import DIFFICULTY_NODES, RATINGS, band_of, difficulty_measure, no_rated_deal, rating
+from musical_cli.deals import DealNumber, parse_deal_range
+from musical_cli.games import GAMES
+from musical_cli.solver import solve
+
+CALCULATION, QUILT, MUSICAL = GAMES["calculation"], GAMES["crazy-quilt"], GAMES["musical"]
+
+
+def bench_difficulty():
+    path = Path(__file__).parent.parent / "bench" / "difficulty.py"
+    spec = importlib.util.spec_from_file_location("bench_difficulty", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_each_games_bands_are_rules_of_that_game_in_order(name):
+    game = GAMES[name]
+    for rules, (easy, medium) in game.difficulty_bands().items():
+        assert isinstance(rules, game.rules_type)
+        assert 0 <= easy <= medium < DIFFICULTY_NODES
+        assert no_rated_deal(game, rules, "hard") is None
+
+
+def test_every_game_has_its_default_rules_rated():
+    for game in GAMES.values():
+        assert game.default_rules() in game.difficulty_bands(), game.title
+
+
+@pytest.mark.parametrize("game, rules, deals", [
+    (CALCULATION, CALCULATION.default_rules(), (1, 2, 3)),
+    (CALCULATION, CALCULATION.rules_type(4, False), (1, 2)),
+    (MUSICAL, MUSICAL.rules_type(1), (1, 2, 3)),
+])
+def test_a_win_is_found_at_the_same_node_whatever_the_limit(game, rules, deals):
+    """What bench/difficulty.py --from rests on: a node limit only stops a search, so a stats
+    file run with a larger limit has each win at the node the measure finds it."""
+    for d in deals:
+        state = game.opening(DealNumber(d), rules)
+        measured = difficulty_measure(game, state)
+        larger = solve(game, state, budget=None, nodes=4 * DIFFICULTY_NODES)
+        assert measured[0] in ("won", "lost") and measured == (larger.result, larger.nodes)
+
+
+def test_a_calculation_deal_is_rated_by_its_bands():
+    rules = CALCULATION.default_rules()
+    bands = CALCULATION.difficulty_bands()[rules]
+    seen = set()
+    for d in range(1, 13):
+        state = CALCULATION.opening(DealNumber(d), rules)
+        result, nodes = difficulty_measure(CALCULATION, state)
+        got = rating(CALCULATION, rules, state)
+        assert got == (band_of(nodes, bands) if result == "won" else result) and got in RATINGS
+        seen.add(got)
+    assert len(seen) >= 2  # the bands cut these deals, not one band for all
+
+
+def test_bands_not_calibrated_say_which_are():
+    rules = QUILT.rules_type(redeals=1, wrap=True)
+    assert rating(QUILT, rules, QUILT.opening(DealNumber(1), rules)) is None
+    why = no_rated_deal(QUILT, rules, "easy")
+    assert why.startswith("deals of Crazy Quilt with wrap are not rated; those of ") and "Indian Carpet" in why
+
+
+def _row(seed, result, nodes, rules=None):
+    return {"game": "calculation", "rules": rules or {"piles": 4, "bases": True}, "seed": seed,
+            "player": "solver", "result": result, "nodes": nodes}
+
+
+def test_calibration_from_a_file(tmp_path):
+    bench = bench_difficulty()
+    path = tmp_path / "c4.jsonl"
+    rows = [_row(1, "won", 10), _row(2, "won", DIFFICULTY_NODES + 1), _row(3, "unknown", 4 * DIFFICULTY_NODES),
+            _row(4, "lost", 99), _row(5, "won", 7, {"piles": 3, "bases": True})]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    got = bench.measured(CALCULATION, CALCULATION.default_rules(), parse_deal_range("1-4"), [str(path)])
+    # a win beyond the measure's limit is undecided for it; another rule set's row is not read
+    assert got == {1: ("won", 10), 2: ("unknown", DIFFICULTY_NODES + 1), 3: ("unknown", 4 * DIFFICULTY_NODES),
+                   4: ("lost", 99)}
+    with pytest.raises(SystemExit, match="lack 1 of the deals"):
+        bench.measured(CALCULATION, CALCULATION.default_rules(), parse_deal_range("1-5"), [str(path)])
+    path.write_text(json.dumps(_row(1, "unknown", 200_000)) + "\n")
+    with pytest.raises(SystemExit, match="node limit below"):
+        bench.measured(CALCULATION, CALCULATION.default_rules(), parse_deal_range("1"), [str(path)])
