@@ -501,9 +501,10 @@ RATE_AT_MOST = 10  # 'musical deal' rates at most this many deals at a time
 RATINGS = ("easy", "medium", "hard", "lost", "unknown")
 
 
-def difficulty_measure(game: Game, state: Any) -> tuple[str, int]:
-    """(the verdict within the node limit, the nodes it took)."""
-    got = analyse(game, state, Limit(nodes=DIFFICULTY_NODES))
+def difficulty_measure(game: Game, state: Any, stop: threading.Event | None = None) -> tuple[str, int]:
+    """(the verdict within the node limit, the nodes it took); ("unknown", nodes) when ``stop``
+    is set before the end (a rating beside the game, no longer wanted)."""
+    got = analyse(game, state, Limit(nodes=DIFFICULTY_NODES), stop=stop)
     return got.result, got.nodes
 
 
@@ -511,12 +512,15 @@ def band_of(nodes: int, bands: tuple[int, int]) -> str:
     return "easy" if nodes <= bands[0] else "medium" if nodes <= bands[1] else "hard"
 
 
-def rating(game: Game, rules: Any, state: Any) -> str | None:
-    """The deal's rating (one of RATINGS), or None where the rules have no calibrated bands."""
+def rating(game: Game, rules: Any, state: Any, stop: threading.Event | None = None) -> str | None:
+    """The deal's rating (one of RATINGS), or None where the rules have no calibrated bands, or
+    when ``stop`` was set before the search ended."""
     bands = game.difficulty_bands().get(rules)
     if bands is None:
         return None
-    result, nodes = difficulty_measure(game, state)
+    result, nodes = difficulty_measure(game, state, stop)
+    if stop is not None and stop.is_set():
+        return None
     return band_of(nodes, bands) if result == WON else result
 
 

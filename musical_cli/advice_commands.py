@@ -271,13 +271,15 @@ def _review(session: Session, args: list[str]) -> Reply:
                  "winnable game is announced. Off by default: it gives the game away, and the "
                  "record counts the games played with it apart. In a game whose stock stays "
                  "hidden it gives a blind player's estimate instead. 'coach' alone says whether "
-                 "it is on.")
+                 "it is on, and its verdict (a dumb terminal, with no status line, prints the "
+                 "verdict before each prompt).")
 def _coach(session: Session, args: list[str]) -> Reply:
     words = [a.lower() for a in args]
     if words not in ([], ["on"], ["off"]):
         raise CommandError("usage: coach [on|off]")
     if not words:
-        return Reply().say(f"the coach is {'on' if session.coach else 'off'}")
+        says = session.coach_says() if session.coach and session.coach_says is not None else ""
+        return Reply().say(f"the coach is {'on' if session.coach else 'off'}" + (f": {says}" if says else ""))
     if not session.interactive:
         raise CommandError("the live coach is for the interactive shell; 'review' and 'hint' work here")
     if words == ["on"]:

@@ -78,6 +78,7 @@ class Session:
         # mode, which keeps no record, so that nothing is lost by not asking).
         self.confirm: Callable[[str], bool] | None = None
         self.coach = False  # the live coach is on ('coach on', --coach): the shell shows its verdict
+        self.coach_says: Callable[[], str] | None = None  # the shell's: the coach's verdict now
         self.start(game, deal, game.default_rules() if rules is None else rules)
 
     def start(self, game: Game, deal: DealNumber, rules: Any, moves: tuple[Move, ...] = (),

@@ -82,6 +82,10 @@ class Coach:
         live = self.live
         return "" if live is None or not self.session.coach else live.text()
 
+    def thinking(self) -> bool:
+        live = self.live
+        return live is not None and live.kind == "thinking"
+
     def update(self) -> None:
         """After a command: start on the new position, if there is one (or stop, coach off)."""
         s = self.session
@@ -169,6 +173,52 @@ class Coach:
                                                lost_here=True)
         if back is not None and back > 0:
             self._publish(stop, Live("lost", undo=back))
+
+
+class Rater:
+    """The deal's difficulty rating (musical_cli.advice.rating), found beside the game for the
+    player's record, so that ``stats`` can give the win rate of each band for every game
+    played, not only for deals chosen by their rating. It is never shown while the game is in
+    play (it would give the game away: "lost" says all, and in Calculation it reads the hidden
+    stock): ``found(key, rating)`` hands it to the record, from this thread. A new deal stops the
+    search in progress; a shell that leaves first leaves the game unrated (resumed, it is rated
+    then)."""
+
+    def __init__(self, found: Callable[[tuple[str, Any, Any], str], None]):
+        self.found = found
+        self.key: tuple[str, Any, Any] | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def update(self, session: Any) -> None:
+        """After a command: start on the deal in hand, if it is a new one and has bands."""
+        key = (session.game.name, session.rules, session.deal)
+        if key == self.key:
+            return
+        self.cancel()
+        self.key = key
+        if session.difficulty is not None or session.rules not in session.game.difficulty_bands():
+            return  # already known (chosen by it, or resumed rated), or not calibrated
+        self._stop = stop = threading.Event()
+        self._thread = threading.Thread(target=self._work, args=(session.game, session.rules, session.states[0], key, stop),
+                                        name="musical-rating", daemon=True)
+        self._thread.start()
+
+    def cancel(self) -> None:
+        self._stop.set()
+
+    def wait(self, timeout: float | None = None) -> None:
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+
+    def _work(self, game: Any, rules: Any, start: Any, key: tuple[str, Any, Any], stop: threading.Event) -> None:
+        try:
+            rating = advice.rating(game, rules, start, stop=stop)
+        except Exception:  # a bug must not end the shell; the game is left unrated
+            return
+        if rating is not None and not stop.is_set():
+            self.found(key, rating)
 
 
 def announce(shell: Any, fragments: Any) -> None:

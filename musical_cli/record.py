@@ -106,6 +106,10 @@ class Recorder:
         self.clock = time.monotonic()
         self._binding: tuple[GameRow, list[tuple[str, int]]] | None = None
         self._texts: dict[Any, str] = {}
+        # (game name, rules, deal) -> its rating, as the shell's Rater finds them
+        self.ratings: dict[tuple[str, Any, Any], str] = {}
+        self.key: tuple[str, Any, Any] | None = None
+        self.rating_written = False
 
     @classmethod
     def open(cls, path: Path | None = None, no_record: bool = False, offer: bool = True) -> Recorder:
@@ -116,6 +120,16 @@ class Recorder:
         return cls(store, why, offer)
 
     # --- the session's events --------------------------------------------------------------
+
+    def rated(self, key: tuple[str, Any, Any], rating: str) -> None:
+        """A deal's rating, found beside the game (musical_cli.live.Rater), from its thread:
+        kept here and written by the shell's own thread with the game's next change, when it
+        ends, or when the shell leaves. ``key``: (game name, rules, deal)."""
+        self.ratings[key] = rating
+
+    def _rating(self) -> str | None:
+        s = self.session
+        return s.difficulty or self.ratings.get(self.key)
 
     def attach(self, session: Any, warn: Callable[[str], None]) -> None:
         self.session = session
@@ -164,6 +178,9 @@ class Recorder:
         binding, self._binding = self._binding, None
         self.clock = time.monotonic()
         self.undos = self.hints = 0
+        s = self.session
+        self.key = (s.game.name, s.rules, s.deal)  # the deal in hand, for its rating
+        self.rating_written = False
         if binding is not None:
             row, line = binding
             self.game_id, self.written = row.id, line
@@ -172,11 +189,21 @@ class Recorder:
             self.game_id, self.written = None, []
             self.result, self.verdict, self.started = "in play", None, time.time()
 
+    def _write_rating(self) -> None:
+        """The deal's rating, found since the game's last change (the shell leaves, or another
+        game starts: the session no longer holds this one, the key does)."""
+        rating = self.ratings.get(self.key)
+        if rating is None or self.rating_written or self.store is None or self.game_id is None:
+            return
+        self.store.set_difficulty(self.game_id, rating)
+        self.rating_written = True
+
     def _finish(self) -> None:
         """The game in hand ends (another starts): in play, it is abandoned; it is let go."""
         if self.store is None or self.game_id is None:
             return
         try:
+            self._write_rating()
             if self.result == "in play":
                 self.store.set_result(self.game_id, "abandoned", only_if="in play")
             self.store.release(self.game_id)
@@ -222,7 +249,7 @@ class Recorder:
             if self.game_id is None:
                 self.game_id = self.store.new_game(s.game.name, s.game.rules_options(s.rules), s.deal.text,
                                                    self.started, owner=me(), how=s.how, coach=s.coached,
-                                                   difficulty=s.difficulty)
+                                                   difficulty=self._rating())
                 self.written = []
             keep = 0
             written = self.written
@@ -232,12 +259,13 @@ class Recorder:
             self.store.save(self.game_id, keep=keep, append=line[keep:], moves=len(s.moves), result=result,
                             undos=self.undos, hints=self.hints, seconds=seconds,
                             verdict=verdict if verdict != self.verdict else None, how=s.how, coach=s.coached,
-                            difficulty=s.difficulty)
+                            difficulty=self._rating())
         except StoreError as e:
             self._fail(e)
             return
         self.written, self.result, self.verdict = line, result, verdict or self.verdict
         self.undos = self.hints = 0
+        self.rating_written = self._rating() is not None
 
     def _verdict(self, result: str) -> str | None:
         if self.verdict is not None:
@@ -277,6 +305,7 @@ class Recorder:
             return
         if self.game_id is not None:
             try:
+                self._write_rating()
                 self.store.release(self.game_id)
             except StoreError:
                 pass

@@ -107,6 +107,9 @@ def _history() -> tuple[History, str | None]:
         return InMemoryHistory(), f"The history is kept for this session only: {why}."
 
 
+PLAIN_COACH_WAIT = 0.5  # seconds a dumb terminal's prompt waits for the coach's verdict
+
+
 class Shell:
     def __init__(self, session: Session, input=None, output: Output | None = None,
                  history: History | None = None, plain: bool = False, recorder=None, open_recorder=None):
@@ -144,10 +147,15 @@ class Shell:
             self.output = self.prompt.output
         session.progress = None if plain else self.progress
         session.confirm = self.confirm
+        session.coach_says = lambda: self.coach.status()
         self.coach = live.Coach(session, self._redraw, self._announce)
+        # each deal's rating, for the record only (never shown in play): found beside the game
+        self.ratings: dict = {}
+        self.rater = live.Rater(self._rated)
+        self._coached = None  # the position whose verdict a dumb terminal was last told
         self._last_progress = 0.0
         if recorder is not None:
-            recorder.attach(session, lambda text: self.print(line(text, "bad")))
+            self._attach(recorder)
         # open_recorder: made and attached once the first prompt is on the screen, rather than
         # before (opening SQLite is much of the time to the first prompt); no command can run
         # before, since it runs as the prompt's first drawing ends.
@@ -162,10 +170,21 @@ class Shell:
         from prompt_toolkit.application import run_in_terminal
 
         self.recorder = opener()
-        self.recorder.attach(self.session, lambda text: self.print(line(text, "bad")))
+        self._attach(self.recorder)
         said = self.recorder.opening_lines()  # why it cannot record, if it cannot
         if said:
             run_in_terminal(lambda: [self.print(line(text, style)) for text, style in said])
+
+    def _attach(self, recorder) -> None:
+        recorder.ratings.update(self.ratings)  # those found before the record was opened
+        recorder.attach(self.session, lambda text: self.print(line(text, "bad")))
+
+    def _rated(self, key, rating: str) -> None:
+        """From the rater's thread: a deal's rating, for the record."""
+        self.ratings[key] = rating
+        recorder = self.recorder
+        if recorder is not None:
+            recorder.rated(key, rating)
 
     def toolbar(self) -> FormattedText:
         """The status line and a pointer to help, shortened from its end to fit the terminal
@@ -176,6 +195,21 @@ class Shell:
         # The coach's verdict right after the deal: the toolbar is shortened from its end.
         parts = [parts[0], coach, *parts[1:]] if coach else [*parts, "'help' lists the commands"]
         return FormattedText([("", " " + fit(parts, self._columns() - 2, separator(s.ascii)) + " ")])
+
+    def _coach_line(self) -> None:
+        """A dumb terminal has no status line: there the coach's verdict is a line of its own
+        before the prompt, when the position changed. Most verdicts take milliseconds; one not
+        ready within PLAIN_COACH_WAIT seconds is said to be coming, and 'coach' shows it."""
+        if not self.plain or not self.session.coach or self.coach.position is self._coached:
+            return
+        self._coached = self.coach.position
+        deadline = time.monotonic() + PLAIN_COACH_WAIT
+        while self.coach.thinking() and time.monotonic() < deadline:
+            self.coach.wait(0.02)
+        text = self.coach.status()
+        if self.coach.thinking():
+            text += " ('coach' shows the verdict when it is ready)"
+        self.print(line(text, "hint"))
 
     def _redraw(self) -> None:
         """From the coach's thread: its verdict is ready."""
@@ -370,6 +404,7 @@ class Shell:
             return self._run()
         finally:
             self.coach.cancel()
+            self.rater.cancel()
             if self.recorder is not None:
                 self.recorder.close()
 
@@ -383,6 +418,8 @@ class Shell:
                 self.print(line(text, style))
         self.print(s.layout())
         self.coach.update()
+        self._coach_line()
+        self.rater.update(s)
         while True:
             try:
                 text = self.read()
@@ -415,6 +452,8 @@ class Shell:
             if reply.show:
                 self.print(s.layout())
             self.coach.update()
+            self._coach_line()
+            self.rater.update(s)
             if reply.quit:
                 self.farewell()
                 break

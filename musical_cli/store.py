@@ -413,6 +413,11 @@ class Store:
             else:
                 conn.execute("UPDATE games SET result = ? WHERE id = ? AND result = ?", (result, game_id, only_if))
 
+    def set_difficulty(self, game_id: int, difficulty: str) -> None:
+        """The deal's rating, once known (a rating known before is kept)."""
+        with self._write() as conn:
+            conn.execute("UPDATE games SET difficulty = coalesce(difficulty, ?) WHERE id = ?", (difficulty, game_id))
+
     def claim(self, game_id: int, owner: str | None = None) -> bool:
         """Take a game for this shell, unless another running shell holds it."""
         owner = owner or me()

@@ -742,3 +742,66 @@ def test_resume_on_the_command_line_is_alone(capsys, data, monkeypatch, argv, wh
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)  # both ends a terminal: the shell's case
     status, _, err = cli(capsys, *argv)
     assert status == 2 and why in err
+
+
+# --- each game's rating (the difficulty, for stats' win rate per band) ------------------------
+
+
+def test_a_rating_found_beside_the_game_is_written_with_the_next_change_or_at_the_end(data):
+    from musical_cli.advice import rating
+
+    p = Played(deal=5)
+    p("d")
+    key = (MUSICAL.name, p.session.rules, p.session.deal)
+    assert p.row().difficulty is None
+    p.recorder.rated(key, "hard")  # as the rater's thread hands it over
+    p.recorder.rated((MUSICAL.name, p.session.rules, DealNumber(6)), "easy")  # another deal's: not this game's
+    p("d")
+    assert p.row().difficulty == "hard"
+    p.session.confirm = lambda q: True
+    p("new 6")
+    p("d")
+    assert p.row().difficulty == "easy"  # known before its first move
+    p("new 7")  # deal 6 ends; 7 is rated after its last change
+    p("d")
+    p.recorder.rated((MUSICAL.name, p.session.rules, DealNumber(7)), "medium")
+    p("new 8")
+    assert reopen(data).game(3).difficulty == "medium"  # written as the game ended
+    p("d")
+    p.recorder.rated((MUSICAL.name, p.session.rules, DealNumber(8)), "lost")
+    p.close()
+    assert reopen(data).game(4).difficulty == "lost"  # written as the shell left
+    assert rating(MUSICAL, p.session.rules, MUSICAL.opening(DealNumber(5))) != "lost"  # the test's values are made up
+
+
+def test_the_shell_rates_every_game_played_for_the_record(data, monkeypatch):
+    from musical_cli import live
+    from musical_cli.advice import rating
+
+    update = live.Rater.update
+
+    def update_and_wait(self, session):  # the rating is a few milliseconds: let it end first
+        update(self, session)
+        self.wait(60)
+
+    monkeypatch.setattr(live.Rater, "update", update_and_wait)
+    s = Session(MUSICAL, DealNumber(5), None, interactive=True)
+    with create_pipe_input() as pipe:
+        shell = Shell(s, input=pipe, output=DummyOutput(), history=InMemoryHistory(), recorder=Recorder.open())
+        shell.print = lambda fragments: None
+        pipe.send_text("d" + ENTER + "new 9" + ENTER + "y" + ENTER + "d" + ENTER + "quit" + ENTER)  # y: end deal 5
+        assert shell.run() == 0
+    for game_id, deal in ((1, 5), (2, 9)):
+        want = rating(MUSICAL, s.rules, MUSICAL.opening(DealNumber(deal)))
+        assert want in ("easy", "medium", "hard") and reopen(data).game(game_id).difficulty == want
+
+
+def test_a_deal_without_bands_is_not_rated(data):
+    s = Session(MUSICAL, DealNumber(5), MusicalRules(None), interactive=True)
+    with create_pipe_input() as pipe:
+        shell = Shell(s, input=pipe, output=DummyOutput(), history=InMemoryHistory(), recorder=Recorder.open())
+        shell.print = lambda fragments: None
+        pipe.send_text("d" + ENTER + "quit" + ENTER)
+        assert shell.run() == 0
+        assert shell.rater._thread is None
+    assert reopen(data).game(1).difficulty is None

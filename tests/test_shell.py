@@ -537,3 +537,35 @@ def test_completion_offers_only_the_moves_that_are_legal_now():
     assert source in complete("", s) and source in complete(source[0], s)
     assert complete(source + " ", s) == [str(m.target) for m in pile_moves if str(m.source) == source]
     assert "p4" not in complete("", s)  # pile 4 is empty: nothing to move from it
+
+
+def test_the_coach_on_a_dumb_terminal_prints_its_verdict_before_each_prompt(monkeypatch):
+    """No status line there: the verdict is a line of its own, once a position; 'coach' says it."""
+    from musical_cli import shell as shell_module
+
+    monkeypatch.setattr(shell_module, "PLAIN_COACH_WAIT", 30.0)  # a loaded machine: wait for it here
+    out = io.StringIO()
+    s = session()  # deal 1 at 2 redeals: winnable
+    s.coach = True
+    shell = Shell(s, input=io.StringIO("d\nbogus\ncoach\ncoach off\nd\n"), output=out, plain=True)
+    assert shell.run() == 0
+    text = out.getvalue()
+    assert "\x1b" not in text
+    verdicts = re.findall(r"^winnable: \d+ moves$", text, re.M)
+    assert len(verdicts) == 2  # the deal, then after 'd'; not again for a command that moved nothing
+    assert re.search(r"^musical> the coach is on: winnable: \d+ moves$", text, re.M)
+    assert text.count("winnable:") == 3  # the coach off: no more
+
+
+def test_a_verdict_not_ready_on_a_dumb_terminal_says_so(monkeypatch):
+    from musical_cli import shell as shell_module
+
+    monkeypatch.setattr(shell_module, "PLAIN_COACH_WAIT", 0.0)
+    out = io.StringIO()
+    s = session()
+    s.coach = True
+    shell = Shell(s, input=io.StringIO(""), output=out, plain=True)
+    monkeypatch.setattr(shell.coach, "thinking", lambda: True)
+    monkeypatch.setattr(shell.coach, "status", lambda: "coach: thinking...")
+    assert shell.run() == 0
+    assert "coach: thinking... ('coach' shows the verdict when it is ready)" in out.getvalue()
