@@ -103,6 +103,7 @@ from .rules import SEQUENCES, CalculationRules, CalculationState
 DIFFICULTY_BANDS = {
     CalculationRules(4, True): (1_879, 13_420),  # deals 1-1000
     CalculationRules(4, False): (6_181, 55_772),  # deals 1-1000
+    CalculationRules(3, True): (12_530, 102_184),  # deals 1-1000
 }
 
 # The C core (_search.c): the same search node for node (:class:`_CoreSearch`), many times faster.
