@@ -809,7 +809,9 @@ def _print_stats(args: argparse.Namespace, report) -> None:
 
     who = "" if report.player == "solver" else f", played by the {report.player} player"
     source = f" (from {' and '.join(args.from_files)})" if args.from_files else ""
-    print(f"{game.title}, {rd}{who}, {plural(report.deals, 'deal')}{source}"
+    # the name players know the variant by, then its options in full ("Persian Rug (redeals 1, ...)")
+    rules = game.rules_from_options(report.options)
+    print(f"{game.variant_title(rules)} ({rd}){who}, {plural(report.deals, 'deal')}{source}"
           + (" (interrupted: the deals finished so far)" if report.interrupted else ""))
     print(f"  won      {pct(report.won)}")
     print(f"  lost     {pct(report.lost)}")

@@ -133,7 +133,7 @@ def test_from_reports_without_solving(tmp_path, capsys, monkeypatch):
     report = json.loads(text)
     assert (report["deals"], report["won"], report["redeals"]) == (9, 9, 2)  # 4-6 counted once
     status, text, _ = stats(capsys, "--from", str(a))
-    assert status == 0 and "Musical, redeals 2, 6 deals (from " in text
+    assert status == 0 and "Musical (redeals 2), 6 deals (from " in text
 
 
 def test_from_conflicting_verdicts_is_an_error(tmp_path, capsys):
@@ -212,3 +212,10 @@ def test_caches_are_emptied_after_each_deal(player, quick_blind):
     assert rep.deals == 1
     assert not blind._COSTS and not blind._CLEARABLE
     assert not solve_calculation._RELAXED and len(solve_calculation._FRONTS) == 1
+
+
+def test_the_report_names_the_variant_as_players_do(capsys):
+    status, text, _ = stats(capsys, "1-2", "--workers", "1", "--game", "crazy-quilt", "--reserves", "--nodes", "100000")
+    assert status == 0 and text.startswith("Persian Rug (redeals 1, wrap no, reserves yes), 2 deals\n")
+    status, text, _ = stats(capsys, "1", "--workers", "1", "--game", "calculation", "--piles", "3", "--player", "blind")
+    assert status == 0 and text.startswith("Calculation with 3 piles (piles 3, bases yes), played by the blind player, 1 deal\n")
