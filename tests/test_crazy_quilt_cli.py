@@ -37,7 +37,8 @@ def test_deal_json_has_the_issues_shape(monkeypatch, capsys):
     status, out, _ = run_main(["deal", "--game", "crazy-quilt", "--json", "1-2"], "", monkeypatch, capsys)
     assert status == 0
     first, second = (json.loads(line) for line in out.splitlines())
-    assert list(first) == ["game", "seed", "foundations", "quilt", "stock"]
+    # the layout, then the deal's rating (its rules have difficulty bands)
+    assert list(first) == ["game", "seed", "foundations", "quilt", "stock", "difficulty"]
     assert first["foundations"] == ["AC", "AS", "AH", "AD", "KC", "KS", "KH", "KD"]
     assert len(first["quilt"]) == 8 and all(len(row) == 8 for row in first["quilt"])
     assert len(first["stock"]) == 32 and second["seed"] == 2
