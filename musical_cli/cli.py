@@ -27,6 +27,9 @@ from .render import (
     plural,
     wants_colour,
 )
+from .render import (
+    wrap as wrap_fragments,
+)
 
 # Exit statuses (documented in the man page, EXIT STATUS).
 EXIT_WON = 0
@@ -292,6 +295,11 @@ def _never_fail_to_encode() -> None:
                 pass
 
 
+def _out_width() -> int:
+    """A terminal's width, or 80 for a pipe or a file."""
+    return shutil.get_terminal_size((80, 24)).columns if sys.stdout.isatty() else 80
+
+
 def emit(fragments: Fragments, stream: TextIO | None = None) -> None:
     """Styled text on a colour terminal; plain text (no escape codes) anywhere else."""
     stream = sys.stdout if stream is None else stream
@@ -410,7 +418,9 @@ def cmd_deal(args: argparse.Namespace) -> int:
                     record["difficulty"] = rated
                 out.write(json.dumps(record, ensure_ascii=False) + "\n")
             else:
-                emit(opening_text(game, deal, state, ascii), out)
+                # a stock of 44 cards is a line of 150 columns: broken between cards, as the
+                # shell breaks long lines, at the terminal's width (80 for a pipe or a file)
+                emit(wrap_fragments(opening_text(game, deal, state, ascii), _out_width()), out)
                 if rated is not None:
                     out.write(f"difficulty: {rated}\n")
     return 0
@@ -866,8 +876,7 @@ def cmd_history(args: argparse.Namespace) -> int:
         print("no game recorded yet" if args.game is None else f"no {args.game} game recorded yet",
               file=sys.stderr if args.json else sys.stdout)
         return 0
-    # A terminal's width, or 80 for a pipe or a file.
-    width = shutil.get_terminal_size((80, 24)).columns if sys.stdout.isatty() else 80
+    width = _out_width()
     if args.stats:
         lines = figures_json(rows) if args.json else figures_table(rows, width) + [""] + wrap(STATS_LEGEND, width)
     else:

@@ -103,8 +103,11 @@ def test_deal_text(capsys):
     assert lines[0] == "Musical deal 1"
     assert lines[1].split() == ["signs", "A♣", "2♥", "3♦", "4♠"]
     assert lines[2].split() == ["foundations", "2♣", "4♦", "6♥", "8♣"]
-    stock = lines[3].split()
-    assert stock[0] == "stock"
+    # the stock's 44 cards are broken between cards to 80 columns, continued under the first
+    assert max(len(text) for text in lines) < 80
+    assert lines[3].startswith("  stock        J♦ ") and lines[4].startswith(" " * 15 + "A♠ ")
+    stock = " ".join(lines[3:6]).split()
+    assert stock[0] == "stock" and lines[6].startswith("difficulty: ")
     assert stock[1:11] == "J♦ 2♦ 9♥ J♣ 5♦ 7♥ 7♣ 5♥ K♦ K♣".split()
     assert stock[-4:] == "6♣ 10♣ 6♠ 9♣".split()
     assert len(stock) == 45
