@@ -332,7 +332,7 @@ class Recorder:
             return []
         redo = f", {row.plies - row.moves} to redo" if row.plies > row.moves else ""
         return [f"An unfinished game of {variant_name(row.game, row.rules)}, deal {row.deal}, from "
-                f"{when(row.last_played)} ({plural(row.moves, 'move')}{redo}): type 'resume' to go on."]
+                f"{when(row.last_played)} ({plural(row.player_moves, 'move')}{redo}): type 'resume' to go on."]
 
     def resume_at_start(self) -> str | None:
         """``musical --resume``: the unfinished game becomes the game in hand; or what is wrong.
@@ -419,7 +419,7 @@ class Recorder:
                            how=row.how or "player", coached=row.coach)
         self.session.difficulty = row.difficulty
         unrecorded = "" if bind else " (not recorded: the record cannot be written)"
-        return f"resumed game @{row.id}: deal {row.deal}, {plural(len(moves), 'move')}, " \
+        return f"resumed game @{row.id}: deal {row.deal}, {plural(self.session.move_count, 'move')}, " \
                f"started {when(row.started)}{unrecorded}"
 
 
@@ -602,7 +602,7 @@ def history_table(rows: list[GameRow], width: int = 80) -> list[str]:
     played it, result, moves; a game undone to its start shows the moves redo would make."""
     table = [("id", "date", "game", "deal", "by", "result", "moves")]
     for g in rows:
-        moves = str(g.moves) if g.moves or g.plies <= 0 else f"0 (+{g.plies})"
+        moves = str(g.player_moves) if g.moves or g.plies <= 0 else f"0 (+{g.plies})"
         table.append((f"@{g.id}", short_when(g.started), variant_name(g.game, g.rules), g.deal, played_by(g),
                       g.result, moves))
     return fit(table, right={0, 6}, width=width, squeeze=2)

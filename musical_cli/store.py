@@ -93,6 +93,11 @@ MIGRATIONS: tuple[str, ...] = (
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
+# The games whose shell turns the next card up by itself ('d' after each placement: Game.auto_turn,
+# which the store does not import; tests/test_store.py checks that the two agree). The record is
+# written by the shell only, so there every 'd' of these games is one the player did not make.
+TURNED_BY_ITSELF = frozenset({"calculation"})
+
 # SQLite's primary result codes for a damaged file and for a file that is no database at all.
 _SQLITE_CORRUPT = 11
 _SQLITE_NOTADB = 26
@@ -186,6 +191,14 @@ class GameRow:
     coach: bool = False
     difficulty: str | None = None
     plies: int = -1  # the stored line's length, redo moves included (-1: not read)
+    turns: int = 0  # the 'd' moves among the game's moves (to its position)
+
+    @property
+    def player_moves(self) -> int:
+        """The moves the player made, as the shell's status line counts them: in a game that
+        turns its next card up by itself (TURNED_BY_ITSELF), the turned cards are not counted,
+        although the line keeps them, as a transcript does."""
+        return self.moves - self.turns if self.game in TURNED_BY_ITSELF else self.moves
 
     def rules_text(self) -> str:
         return ", ".join(f"{k} {v}" for k, v in self.rules.items())
@@ -198,7 +211,7 @@ class GameRow:
     def to_json(self) -> dict:
         return {"id": self.id, "game": self.game, "deal": int(self.deal) if self.deal.isdigit() else self.deal,
                 "rules": self.rules, "started": iso(self.started), "last_played": iso(self.last_played),
-                "result": self.result, "moves": self.moves, "undos": self.undos, "hints": self.hints,
+                "result": self.result, "moves": self.player_moves, "undos": self.undos, "hints": self.hints,
                 "seconds": round(self.seconds), "verdict": self.verdict, "played_by": self.how,
                 "coach": self.coach, "difficulty": self.difficulty}
 
@@ -212,14 +225,15 @@ def rules_key(rules: dict[str, str]) -> str:
 
 
 _COLUMNS = ("id, game, rules, deal, started, last_played, result, moves, undos, hints, verdict, seconds, owner, "
-            "how, coach, difficulty, (SELECT count(*) FROM moves WHERE game_id = games.id)")
+            "how, coach, difficulty, (SELECT count(*) FROM moves WHERE game_id = games.id), "
+            "(SELECT count(*) FROM moves WHERE game_id = games.id AND ply < games.moves AND move = 'd')")
 # A game is in the record once it has a line: a move made, even if undone since (redo replays it).
 _HAS_LINE = "(moves > 0 OR EXISTS (SELECT 1 FROM moves WHERE game_id = games.id))"
 
 
 def _row(r: Sequence) -> GameRow:
     return GameRow(r[0], r[1], json.loads(r[2]), r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12],
-                   r[13], bool(r[14]), r[15], r[16])
+                   r[13], bool(r[14]), r[15], r[16], r[17])
 
 
 class Store:
@@ -594,7 +608,7 @@ def summarise(game: str, rules: dict[str, str], rows: list[GameRow]) -> Figures:
 
     return Figures(game, rules, len(finished), len(wins), sum(g.result == "lost" for g in finished),
                    sum(g.result == "abandoned" for g in finished), streak, longest, longest_losing,
-                   min((g.moves for g in wins), default=None), min((g.seconds for g in wins), default=None),
+                   min((g.player_moves for g in wins), default=None), min((g.seconds for g in wins), default=None),
                    sum(g.seconds for g in mine), sum(g.result == "in play" for g in mine),
                    apart("solver"), apart("loaded"),
                    sum(g.coach and g.how in ("player", None) and g.result in FINISHED for g in rows),

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import pwd
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -508,7 +509,7 @@ def test_musical_history(capsys, played):
     lines = out.splitlines()
     assert lines[0].split() == ["id", "date", "game", "deal", "by", "result", "moves"]
     assert [line.split()[0] for line in lines[1:]] == ["@4", "@3", "@2", "@1"]
-    assert lines[1].split()[3:] == ["Calculation", "1", "you", "in", "play", "3"]
+    assert lines[1].split()[3:] == ["Calculation", "1", "you", "in", "play", "1"]  # w p1: the shell turned the cards
     assert lines[4].split()[3:] == ["Musical", "2", "you", "won", str(len(winning_line(2)))]
     assert max(map(len, lines)) < 80
     status, out, _ = cli(capsys, "history", "--game", "musical", "--limit", "2")
@@ -805,3 +806,29 @@ def test_a_deal_without_bands_is_not_rated(data):
         assert shell.run() == 0
         assert shell.rater._thread is None
     assert reopen(data).game(1).difficulty is None
+
+
+def test_calculation_counts_the_players_moves_as_the_status_line_does(data, capsys):
+    """The shell turns Calculation's next card up by itself: the record keeps those 'd' moves in
+    the line (a transcript has them), but the moves shown and counted are the player's."""
+    p = Played(CALCULATION, 1)
+    p("w p1; w p2; w p3")
+    assert p.session.move_count == 3 and len(p.session.moves) == 7  # the opening turn, 3 x (placement, d)
+    row = p.row()
+    assert (row.moves, row.turns, row.player_moves) == (7, 4, 3)
+    p.close()
+    status, out, _ = cli(capsys, "history")
+    assert status == 0 and re.search(r"@1 .* Calculation .* in play +3$", out, re.M)
+    status, out, _ = cli(capsys, "history", "--json")
+    assert json.loads(out.splitlines()[0])["moves"] == 3
+    q = Played(MUSICAL, 2)
+    ((offer, _),) = q.recorder.opening_lines()
+    assert "Calculation, deal 1" in offer and "(3 moves)" in offer
+    assert q("resume").startswith("resumed game @1: deal 1, 3 moves,")
+
+
+def test_the_games_that_turn_their_card_by_themselves_are_the_stores(data):
+    from musical_cli.games import GAMES
+    from musical_cli.store import TURNED_BY_ITSELF
+
+    assert TURNED_BY_ITSELF == {name for name, game in GAMES.items() if game.auto_turn}
