@@ -61,20 +61,44 @@ class Live:
         return "undecided"
 
 
-class Coach:
+class _Beside:
+    """One search at a time in a background thread, stopped by its event when no longer wanted."""
+
+    def __init__(self) -> None:
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def _begin(self, name: str, work: Callable[..., None], *args: Any) -> threading.Event:
+        """Start ``work(*args, stop)`` in a new thread (the one before is cancelled first)."""
+        self.cancel()
+        self._stop = stop = threading.Event()
+        self._thread = threading.Thread(target=work, args=(*args, stop), name=name, daemon=True)
+        self._thread.start()
+        return stop
+
+    def cancel(self) -> None:
+        self._stop.set()
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Until the search in progress ends (tests, and the shell on leaving)."""
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+
+
+class Coach(_Beside):
     """The background search for the shell's session. ``redraw()`` is called (from the coach's
     thread) when a verdict is ready; ``announce(text)`` when a move lost the game."""
 
     def __init__(self, session: Any, redraw: Callable[[], None], announce: Callable[[str], None],
                  limit: Limit = LIVE_LIMIT):
+        super().__init__()
         self.session = session
         self.redraw = redraw
         self.announce = announce
         self.limit = limit
         self.position: Any = None
         self.live: Live | None = None
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
 
     def status(self) -> str:
@@ -102,22 +126,10 @@ class Coach:
         moved = bool(s.steps) and len(s.states) > s.steps[-1] and s.states[-1 - s.steps[-1]] is previous
         self.position = s.state
         self.live = Live("thinking")
-        self._stop = stop = threading.Event()
         snapshot = SimpleNamespace(game=s.game, states=list(s.states), moves=list(s.moves), steps=list(s.steps),
                                    solved=s.solved, notify=lambda event: None)
         snapshot.steps_back = lambda n: type(s).steps_back(snapshot, n)
-        self._thread = threading.Thread(target=self._work, args=(snapshot, previous if moved else None, stop),
-                                        name="musical-coach", daemon=True)
-        self._thread.start()
-
-    def cancel(self) -> None:
-        self._stop.set()
-
-    def wait(self, timeout: float | None = None) -> None:
-        """Until the search in progress ends (tests, and the shell on leaving)."""
-        thread = self._thread
-        if thread is not None:
-            thread.join(timeout)
+        self._begin("musical-coach", self._work, snapshot, previous if moved else None)
 
     def _publish(self, stop: threading.Event, live: Live) -> bool:
         with self._lock:
@@ -175,7 +187,7 @@ class Coach:
             self._publish(stop, Live("lost", undo=back))
 
 
-class Rater:
+class Rater(_Beside):
     """The deal's difficulty rating (musical_cli.advice.rating), found beside the game for the
     player's record, so that ``stats`` can give the win rate of each band for every game
     played, not only for deals chosen by their rating. It is never shown while the game is in
@@ -185,10 +197,9 @@ class Rater:
     then)."""
 
     def __init__(self, found: Callable[[tuple[str, Any, Any], str], None]):
+        super().__init__()
         self.found = found
         self.key: tuple[str, Any, Any] | None = None
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
 
     def update(self, session: Any) -> None:
         """After a command: start on the deal in hand, if it is a new one and has bands."""
@@ -199,18 +210,7 @@ class Rater:
         self.key = key
         if session.difficulty is not None or session.rules not in session.game.difficulty_bands():
             return  # already known (chosen by it, or resumed rated), or not calibrated
-        self._stop = stop = threading.Event()
-        self._thread = threading.Thread(target=self._work, args=(session.game, session.rules, session.states[0], key, stop),
-                                        name="musical-rating", daemon=True)
-        self._thread.start()
-
-    def cancel(self) -> None:
-        self._stop.set()
-
-    def wait(self, timeout: float | None = None) -> None:
-        thread = self._thread
-        if thread is not None:
-            thread.join(timeout)
+        self._begin("musical-rating", self._work, session.game, session.rules, session.states[0], key)
 
     def _work(self, game: Any, rules: Any, start: Any, key: tuple[str, Any, Any], stop: threading.Event) -> None:
         try:
