@@ -152,6 +152,7 @@ from .rules import FOUNDATION_SIZE, FOUNDATIONS, SEQUENCES, MusicalRules, Musica
 # (4975): too few to cut in thirds, so every win there is hard.
 DIFFICULTY_BANDS = {
     MusicalRules(2): (49, 479),
+    MusicalRules(1): (1_216, 11_151),
     MusicalRules(0): (0, 0),
 }
 
