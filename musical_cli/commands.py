@@ -356,7 +356,7 @@ def confirm_abandon(session: Session, doing: str) -> None:
     game: Enter, Ctrl-C or Ctrl-D is no."""
     if session.confirm is None or not session.in_play():
         return
-    moves = plural(len(session.moves), "move")
+    moves = plural(session.move_count, "move")  # as the status line counts them
     recorded = session.recorder is not None and getattr(session.recorder, "store", None) is not None
     fate = "it counts as abandoned" if recorded else "it is not recorded, so it cannot be resumed"
     if not session.confirm(f"Deal {session.deal} is in play ({moves}); {doing} ends it and {fate}. "

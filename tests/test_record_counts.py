@@ -242,3 +242,13 @@ def test_counts_typed_in_the_shell_are_whole_ascii_numbers(data, n):
         for command in ("undo", "redo", "history"):
             with pytest.raises(ValueError, match=rf"usage: {command} \[N\] \(N is a whole number from 1 up\)"):
                 p(f"{command} {n}")
+
+
+def test_the_question_counts_the_players_moves_in_calculation(data):
+    p = Played(CALCULATION, deal=5, offer=False)
+    p("w p1")  # and the card the shell turned up by itself
+    asked: list[str] = []
+    p.session.confirm = lambda q: asked.append(q) or False
+    with pytest.raises(Declined, match=r"kept deal 5 in hand \(1 move\)"):
+        p("new 6")
+    assert "Deal 5 is in play (1 move)" in asked[0]
