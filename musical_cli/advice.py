@@ -524,14 +524,28 @@ def rating(game: Game, rules: Any, state: Any, stop: threading.Event | None = No
     return band_of(nodes, bands) if result == WON else result
 
 
+RATED_ATTEMPTS = 300  # random deals rated, at most, for a deal of a wanted rating
+RATED_SECONDS = 20.0  # and real seconds: a rating that is rare (a lost deal of Calculation) is not searched for long
+
+
 def deal_rated(game: Game, rules: Any, wanted: str, numbers: Callable[[], Any],
-               attempts: int = 300) -> Any | None:
-    """A deal number from ``numbers()`` whose rating is ``wanted``; None after ``attempts``."""
+               attempts: int = RATED_ATTEMPTS, seconds: float = RATED_SECONDS) -> Any | None:
+    """A deal number from ``numbers()`` whose rating is ``wanted``; None after ``attempts``
+    deals or ``seconds``, whichever comes first."""
+    end = time.monotonic() + seconds
     for _ in range(attempts):
         deal = numbers()
         if rating(game, rules, game.opening(deal, rules)) == wanted:
             return deal
+        if time.monotonic() >= end:
+            break
     return None
+
+
+def no_deal_rated(game: Game, rules: Any, wanted: str) -> str:
+    """What to say when :func:`deal_rated` found none."""
+    return (f"no {wanted} deal of {game.variant_title(rules)} in {RATED_ATTEMPTS} random deals or "
+            f"{RATED_SECONDS:.0f} s (docs/difficulty.md gives how many there are)")
 
 
 def no_rated_deal(game: Game, rules: Any, wanted: str) -> str | None:
@@ -543,4 +557,6 @@ def no_rated_deal(game: Game, rules: Any, wanted: str) -> str | None:
         have = ", ".join(game.variant_title(r) for r in calibrated)
         return (f"deals of {game.variant_title(rules)} are not rated"
                 + (f"; those of {have} are" if have else "") + " (docs/difficulty.md)")
+    if wanted in ("easy", "medium") and calibrated[rules][1] == 0:
+        return f"no deal of {game.variant_title(rules)} is {wanted}: so few are winnable that every win is rated hard"
     return None

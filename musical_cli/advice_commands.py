@@ -279,6 +279,7 @@ def _coach(session: Session, args: list[str]) -> Reply:
         raise CommandError("usage: coach [on|off]")
     if not words:
         says = session.coach_says() if session.coach and session.coach_says is not None else ""
+        says = says.removeprefix("coach: ")  # "the coach is on: thinking...", not "...: coach: thinking..."
         return Reply().say(f"the coach is {'on' if session.coach else 'off'}" + (f": {says}" if says else ""))
     if not session.interactive:
         raise CommandError("the live coach is for the interactive shell; 'review' and 'hint' work here")
@@ -287,5 +288,5 @@ def _coach(session: Session, args: list[str]) -> Reply:
     session.coach = words == ["on"]
     if session.coach:
         session.coached = True  # the player's figures count this game apart
-        return Reply().say("the coach is on: its verdict shows in the status line")
+        return Reply().say("the coach is on: its verdict shows after each move")
     return Reply().say("the coach is off")

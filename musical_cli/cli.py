@@ -329,7 +329,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         why = advice.no_rated_deal(game, rules, args.difficulty)
         deal = None if why else advice.deal_rated(game, rules, args.difficulty, random_deal_number)
         if deal is None:
-            raise FileError(why or f"no {args.difficulty} deal in 300 random deals")
+            raise FileError(why or advice.no_deal_rated(game, rules, args.difficulty))
     elif args.winnable:
         from . import advice
 

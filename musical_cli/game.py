@@ -305,7 +305,8 @@ class Game(ABC):
     def difficulty_bands(self) -> Mapping[Any, tuple[int, int]]:
         """The deals' difficulty bands, per rule set: rules -> (the most search nodes the win of
         an easy deal takes, of a medium one), calibrated on the solver's measure
-        (:func:`musical_cli.advice.difficulty_measure`) over deals 1-10,000 (docs/difficulty.md).
+        (:func:`musical_cli.advice.difficulty_measure`) over deals 1-10,000, or 1-1000 where
+        docs/difficulty.md says so.
         They belong to the game's solver (``solver.DIFFICULTY_BANDS``): a change to its search
         changes the nodes, and so the bands. Empty where none are calibrated."""
         try:

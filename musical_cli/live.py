@@ -204,12 +204,16 @@ class Rater(_Beside):
     def update(self, session: Any) -> None:
         """After a command: start on the deal in hand, if it is a new one and has bands."""
         key = (session.game.name, session.rules, session.deal)
+        if session.difficulty is not None:
+            # known (the deal was chosen by it, or resumed rated): handed over all the same, so
+            # that the deal played again ('restart', 'new N') is rated too
+            self.found(key, session.difficulty)
         if key == self.key:
             return
         self.cancel()
         self.key = key
         if session.difficulty is not None or session.rules not in session.game.difficulty_bands():
-            return  # already known (chosen by it, or resumed rated), or not calibrated
+            return  # already known, or not calibrated
         self._begin("musical-rating", self._work, session.game, session.rules, session.states[0], key)
 
     def _work(self, game: Any, rules: Any, start: Any, key: tuple[str, Any, Any], stop: threading.Event) -> None:

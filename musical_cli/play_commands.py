@@ -126,7 +126,7 @@ def _new(session: Session, args: list[str]) -> Reply:
         confirm_abandon(session, f"a new {wanted} deal")
         deal = advice.deal_rated(session.game, session.rules, wanted, random_deal_number)
         if deal is None:
-            raise CommandError(f"no {wanted} deal in 300 random deals")
+            raise CommandError(advice.no_deal_rated(session.game, session.rules, wanted))
         session.start(session.game, deal, session.rules)
         session.difficulty = session.chosen = wanted
         return Reply(show=True).say(f"deal {deal} (rated {wanted})")

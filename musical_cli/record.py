@@ -330,7 +330,7 @@ class Recorder:
         row = self.unfinished()
         if row is None:
             return []
-        redo = f", {row.plies - row.moves} to redo" if row.plies > row.moves else ""
+        redo = f", {row.player_redo} to redo" if row.player_redo > 0 else ""
         return [f"An unfinished game of {variant_name(row.game, row.rules)}, deal {row.deal}, from "
                 f"{when(row.last_played)} ({plural(row.player_moves, 'move')}{redo}): type 'resume' to go on."]
 
@@ -602,7 +602,7 @@ def history_table(rows: list[GameRow], width: int = 80) -> list[str]:
     played it, result, moves; a game undone to its start shows the moves redo would make."""
     table = [("id", "date", "game", "deal", "by", "result", "moves")]
     for g in rows:
-        moves = str(g.player_moves) if g.moves or g.plies <= 0 else f"0 (+{g.plies})"
+        moves = str(g.player_moves) if g.player_moves or g.player_redo <= 0 else f"0 (+{g.player_redo})"
         table.append((f"@{g.id}", short_when(g.started), variant_name(g.game, g.rules), g.deal, played_by(g),
                       g.result, moves))
     return fit(table, right={0, 6}, width=width, squeeze=2)

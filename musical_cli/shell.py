@@ -196,11 +196,23 @@ class Shell:
         parts = [parts[0], coach, *parts[1:]] if coach else [*parts, "'help' lists the commands"]
         return FormattedText([("", " " + fit(parts, self._columns() - 2, separator(s.ascii)) + " ")])
 
+    def _beside(self) -> None:
+        """After a command: the coach's search on the position in hand, and the deal's rating
+        for the record (none without a record: it would be of no use)."""
+        self.coach.update()
+        self._coach_line()
+        recorder = self.recorder
+        if (recorder is not None and recorder.store is not None) or (recorder is None and self._open_recorder):
+            self.rater.update(self.session)
+
     def _coach_line(self) -> None:
         """A dumb terminal has no status line: there the coach's verdict is a line of its own
         before the prompt, when the position changed. Most verdicts take milliseconds; one not
         ready within PLAIN_COACH_WAIT seconds is said to be coming, and 'coach' shows it."""
-        if not self.plain or not self.session.coach or self.coach.position is self._coached:
+        if not self.session.coach:
+            self._coached = None  # 'coach on' again tells the verdict again, even here
+            return
+        if not self.plain or self.coach.position is self._coached:
             return
         self._coached = self.coach.position
         deadline = time.monotonic() + PLAIN_COACH_WAIT
@@ -417,9 +429,7 @@ class Shell:
             for text, style in self.recorder.opening_lines():
                 self.print(line(text, style))
         self.print(s.layout())
-        self.coach.update()
-        self._coach_line()
-        self.rater.update(s)
+        self._beside()
         while True:
             try:
                 text = self.read()
@@ -451,9 +461,7 @@ class Shell:
             self.show(reply.out)
             if reply.show:
                 self.print(s.layout())
-            self.coach.update()
-            self._coach_line()
-            self.rater.update(s)
+            self._beside()
             if reply.quit:
                 self.farewell()
                 break

@@ -192,6 +192,7 @@ class GameRow:
     difficulty: str | None = None
     plies: int = -1  # the stored line's length, redo moves included (-1: not read)
     turns: int = 0  # the 'd' moves among the game's moves (to its position)
+    turns_ahead: int = 0  # the 'd' moves among the redo moves (beyond its position)
 
     @property
     def player_moves(self) -> int:
@@ -199,6 +200,12 @@ class GameRow:
         turns its next card up by itself (TURNED_BY_ITSELF), the turned cards are not counted,
         although the line keeps them, as a transcript does."""
         return self.moves - self.turns if self.game in TURNED_BY_ITSELF else self.moves
+
+    @property
+    def player_redo(self) -> int:
+        """The moves redo would make, counted as :attr:`player_moves` counts."""
+        ahead = max(self.plies - self.moves, 0)
+        return ahead - self.turns_ahead if self.game in TURNED_BY_ITSELF else ahead
 
     def rules_text(self) -> str:
         return ", ".join(f"{k} {v}" for k, v in self.rules.items())
@@ -213,7 +220,8 @@ class GameRow:
                 "rules": self.rules, "started": iso(self.started), "last_played": iso(self.last_played),
                 "result": self.result, "moves": self.player_moves, "undos": self.undos, "hints": self.hints,
                 "seconds": round(self.seconds), "verdict": self.verdict, "played_by": self.how,
-                "coach": self.coach, "difficulty": self.difficulty}
+                # the rating only once the game is over: in play it would give the game away
+                "coach": self.coach, "difficulty": None if self.result == "in play" else self.difficulty}
 
 
 def iso(t: float) -> str:
@@ -226,14 +234,15 @@ def rules_key(rules: dict[str, str]) -> str:
 
 _COLUMNS = ("id, game, rules, deal, started, last_played, result, moves, undos, hints, verdict, seconds, owner, "
             "how, coach, difficulty, (SELECT count(*) FROM moves WHERE game_id = games.id), "
-            "(SELECT count(*) FROM moves WHERE game_id = games.id AND ply < games.moves AND move = 'd')")
+            "(SELECT count(*) FROM moves WHERE game_id = games.id AND ply < games.moves AND move = 'd'), "
+            "(SELECT count(*) FROM moves WHERE game_id = games.id AND ply >= games.moves AND move = 'd')")
 # A game is in the record once it has a line: a move made, even if undone since (redo replays it).
 _HAS_LINE = "(moves > 0 OR EXISTS (SELECT 1 FROM moves WHERE game_id = games.id))"
 
 
 def _row(r: Sequence) -> GameRow:
     return GameRow(r[0], r[1], json.loads(r[2]), r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12],
-                   r[13], bool(r[14]), r[15], r[16], r[17])
+                   r[13], bool(r[14]), r[15], r[16], r[17], r[18])
 
 
 class Store:

@@ -94,3 +94,37 @@ def test_calibration_from_a_file(tmp_path):
     path.write_text(json.dumps(_row(1, "unknown", 200_000)) + "\n")
     with pytest.raises(SystemExit, match="node limit below"):
         bench.measured(CALCULATION, CALCULATION.default_rules(), parse_deal_range("1"), [str(path)])
+
+
+def test_a_rating_no_deal_has_is_refused_at_once():
+    none = MUSICAL.rules_type(0)
+    for wanted in ("easy", "medium"):
+        assert "every win is rated hard" in no_rated_deal(MUSICAL, none, wanted)
+    assert no_rated_deal(MUSICAL, none, "hard") is None and no_rated_deal(MUSICAL, none, "lost") is None
+
+
+def test_a_search_for_a_rare_rating_gives_up_in_time(monkeypatch):
+    from musical_cli import advice
+
+    tried = []
+
+    def numbers():
+        tried.append(1)
+        return DealNumber(len(tried))
+
+    monkeypatch.setattr(advice, "rating", lambda game, rules, state: "easy")
+    assert advice.deal_rated(MUSICAL, MUSICAL.default_rules(), "lost", numbers, seconds=0.0) is None
+    assert len(tried) == 1
+    assert advice.deal_rated(MUSICAL, MUSICAL.default_rules(), "lost", numbers, attempts=5, seconds=60) is None
+    assert len(tried) == 6
+
+
+def test_calibration_reads_rules_as_stats_writes_them(tmp_path):
+    bench = bench_difficulty()
+    path = tmp_path / "m.jsonl"
+    rows = [{"game": "musical", "rules": {"redeals": "unlimited"}, "seed": 1, "player": "solver", "result": "won",
+             "nodes": 44},
+            {"game": "musical", "rules": {"redeals": 2}, "seed": 1, "player": "solver", "result": "won", "nodes": 45}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    got = bench.measured(MUSICAL, MUSICAL.rules_type(None), parse_deal_range("1"), [str(path)])
+    assert got == {1: ("won", 44)}

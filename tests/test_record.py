@@ -749,8 +749,6 @@ def test_resume_on_the_command_line_is_alone(capsys, data, monkeypatch, argv, wh
 
 
 def test_a_rating_found_beside_the_game_is_written_with_the_next_change_or_at_the_end(data):
-    from musical_cli.advice import rating
-
     p = Played(deal=5)
     p("d")
     key = (MUSICAL.name, p.session.rules, p.session.deal)
@@ -772,7 +770,6 @@ def test_a_rating_found_beside_the_game_is_written_with_the_next_change_or_at_th
     p.recorder.rated((MUSICAL.name, p.session.rules, DealNumber(8)), "lost")
     p.close()
     assert reopen(data).game(4).difficulty == "lost"  # written as the shell left
-    assert rating(MUSICAL, p.session.rules, MUSICAL.opening(DealNumber(5))) != "lost"  # the test's values are made up
 
 
 def test_the_shell_rates_every_game_played_for_the_record(data, monkeypatch):
@@ -832,3 +829,67 @@ def test_the_games_that_turn_their_card_by_themselves_are_the_stores(data):
     from musical_cli.store import TURNED_BY_ITSELF
 
     assert TURNED_BY_ITSELF == {name for name, game in GAMES.items() if game.auto_turn}
+
+
+def test_the_rating_of_a_game_in_play_is_not_shown(data, capsys):
+    """It would give the game away (and Calculation's reads the hidden stock): history --json
+    gives it once the game is over."""
+    p = Played(CALCULATION, deal=1)
+    p("w p1")
+    p.recorder.rated((CALCULATION.name, p.session.rules, p.session.deal), "hard")
+    p("w p2")
+    assert p.row().difficulty == "hard"  # kept
+    p.close()
+    status, out, _ = cli(capsys, "history", "--json")
+    assert status == 0 and json.loads(out)["result"] == "in play" and json.loads(out)["difficulty"] is None
+    q = Played(MUSICAL, deal=4)
+    q.session.confirm = lambda question: True
+    q("resume @1")
+    q("new 5")  # game @1 abandoned: over
+    q.close()
+    status, out, _ = cli(capsys, "history", "--json", "--game", "calculation")
+    assert json.loads(out)["result"] == "abandoned" and json.loads(out)["difficulty"] == "hard"
+
+
+def test_a_deal_chosen_by_its_rating_and_played_again_keeps_it(data, monkeypatch):
+    from musical_cli import deals
+
+    class Seven:
+        @staticmethod
+        def randbelow(n):
+            return 6
+
+    monkeypatch.setattr(deals, "secrets", Seven)
+    s = Session(MUSICAL, DealNumber(1), None, interactive=True)
+    with create_pipe_input() as pipe:
+        shell = Shell(s, input=pipe, output=DummyOutput(), history=InMemoryHistory(), recorder=Recorder.open())
+        shell.print = lambda fragments: None
+        pipe.send_text("new --difficulty easy" + ENTER + "d" + ENTER + "restart" + ENTER + "y" + ENTER + "d" + ENTER
+                       + "quit" + ENTER)
+        assert shell.run() == 0
+    store = reopen(data)
+    assert [(g.deal, g.difficulty) for g in store.games()] == [(s.deal.text, "easy")] * 2
+
+
+def test_calculation_redo_counts_the_players_moves(data, capsys):
+    p = Played(CALCULATION, deal=1)
+    p("w p1; w p2; undo 2")
+    row = p.row()
+    assert (row.player_moves, row.player_redo) == (0, 2)
+    p.close()
+    status, out, _ = cli(capsys, "history")
+    assert re.search(r"@1 .* Calculation .* in play +0 \(\+2\)$", out, re.M)
+    q = Played(MUSICAL, deal=2)
+    ((offer, _),) = q.recorder.opening_lines()
+    assert "(0 moves, 2 to redo)" in offer
+
+
+def test_no_rating_is_searched_for_without_a_record(data, monkeypatch):
+    monkeypatch.setenv("MUSICAL_NO_RECORD", "1")
+    s = Session(MUSICAL, DealNumber(5), None, interactive=True)
+    with create_pipe_input() as pipe:
+        shell = Shell(s, input=pipe, output=DummyOutput(), history=InMemoryHistory(), recorder=Recorder.open())
+        shell.print = lambda fragments: None
+        pipe.send_text("d" + ENTER + "quit" + ENTER)
+        assert shell.run() == 0
+        assert shell.recorder.store is None and shell.rater._thread is None

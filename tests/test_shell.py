@@ -569,3 +569,17 @@ def test_a_verdict_not_ready_on_a_dumb_terminal_says_so(monkeypatch):
     monkeypatch.setattr(shell.coach, "status", lambda: "coach: thinking...")
     assert shell.run() == 0
     assert "coach: thinking... ('coach' shows the verdict when it is ready)" in out.getvalue()
+
+
+def test_the_coach_on_again_on_a_dumb_terminal_says_its_verdict_again(monkeypatch):
+    from musical_cli import shell as shell_module
+
+    monkeypatch.setattr(shell_module, "PLAIN_COACH_WAIT", 30.0)
+    out = io.StringIO()
+    s = session()
+    s.coach = True
+    shell = Shell(s, input=io.StringIO("coach off\ncoach on\n"), output=out, plain=True)
+    assert shell.run() == 0
+    text = out.getvalue()
+    assert len(re.findall(r"^winnable: \d+ moves$", text, re.M)) == 2  # at the deal, and after 'coach on'
+    assert "the coach is on: its verdict shows after each move" in text
