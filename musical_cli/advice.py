@@ -501,10 +501,12 @@ RATE_AT_MOST = 10  # 'musical deal' rates at most this many deals at a time
 RATINGS = ("easy", "medium", "hard", "lost", "unknown")
 
 
-def difficulty_measure(game: Game, state: Any, stop: threading.Event | None = None) -> tuple[str, int]:
+def difficulty_measure(game: Game, state: Any, stop: threading.Event | None = None,
+                       progress: Callable[[int, float], None] | None = None) -> tuple[str, int]:
     """(the verdict within the node limit, the nodes it took); ("unknown", nodes) when ``stop``
-    is set before the end (a rating beside the game, no longer wanted)."""
-    got = analyse(game, state, Limit(nodes=DIFFICULTY_NODES), stop=stop)
+    is set before the end (a rating beside the game, no longer wanted). ``progress`` as for
+    :func:`analyse` (it may wait: the count of nodes is the same)."""
+    got = analyse(game, state, Limit(nodes=DIFFICULTY_NODES), progress=progress, stop=stop)
     return got.result, got.nodes
 
 
@@ -512,13 +514,14 @@ def band_of(nodes: int, bands: tuple[int, int]) -> str:
     return "easy" if nodes <= bands[0] else "medium" if nodes <= bands[1] else "hard"
 
 
-def rating(game: Game, rules: Any, state: Any, stop: threading.Event | None = None) -> str | None:
+def rating(game: Game, rules: Any, state: Any, stop: threading.Event | None = None,
+           progress: Callable[[int, float], None] | None = None) -> str | None:
     """The deal's rating (one of RATINGS), or None where the rules have no calibrated bands, or
     when ``stop`` was set before the search ended."""
     bands = game.difficulty_bands().get(rules)
     if bands is None:
         return None
-    result, nodes = difficulty_measure(game, state, stop)
+    result, nodes = difficulty_measure(game, state, stop, progress)
     if stop is not None and stop.is_set():
         return None
     return band_of(nodes, bands) if result == WON else result

@@ -30,6 +30,7 @@ LIVE_LIMIT = Limit(seconds=20.0)
 UNDO_SECONDS = 6.0
 UNDO_PROBE = 2.0
 LOST_MOVE = "that move lost the game: 'undo' takes it back"
+RATER_PAUSE = 0.05  # seconds the rating's search waits at a time while the shell is busy
 
 
 class _Cancelled(Exception):
@@ -196,9 +197,12 @@ class Rater(_Beside):
     search in progress; a shell that leaves first leaves the game unrated (resumed, it is rated
     then)."""
 
-    def __init__(self, found: Callable[[tuple[str, Any, Any], str], None]):
+    def __init__(self, found: Callable[[tuple[str, Any, Any], str], None], busy: Callable[[], bool] = lambda: False):
         super().__init__()
         self.found = found
+        # While ``busy()`` (a command running, the coach thinking) the search waits at its next
+        # progress report: it is the player's CPU, and hint's budgets are real seconds.
+        self.busy = busy
         self.key: tuple[str, Any, Any] | None = None
 
     def update(self, session: Any) -> None:
@@ -217,8 +221,12 @@ class Rater(_Beside):
         self._begin("musical-rating", self._work, session.game, session.rules, session.states[0], key)
 
     def _work(self, game: Any, rules: Any, start: Any, key: tuple[str, Any, Any], stop: threading.Event) -> None:
+        def give_way(nodes: int, seconds: float) -> None:
+            while self.busy() and not stop.is_set():
+                stop.wait(RATER_PAUSE)
+
         try:
-            rating = advice.rating(game, rules, start, stop=stop)
+            rating = advice.rating(game, rules, start, stop=stop, progress=give_way)
         except Exception:  # a bug must not end the shell; the game is left unrated
             return
         if rating is not None and not stop.is_set():

@@ -151,7 +151,8 @@ class Shell:
         self.coach = live.Coach(session, self._redraw, self._announce)
         # each deal's rating, for the record only (never shown in play): found beside the game
         self.ratings: dict = {}
-        self.rater = live.Rater(self._rated)
+        self.running = False  # a command is running (the rater gives way)
+        self.rater = live.Rater(self._rated, busy=lambda: self.running or self.coach.thinking())
         self._coached = None  # the position whose verdict a dumb terminal was last told
         self._last_progress = 0.0
         if recorder is not None:
@@ -439,6 +440,7 @@ class Shell:
                 self.farewell()
                 break
             s.width = self._columns()  # long lines of moves wrap between moves, at this width
+            self.running = True
             try:
                 reply = execute(s, text)
             except KeyboardInterrupt:
@@ -457,6 +459,8 @@ class Shell:
                                 "the game goes on", "error"))
                 self._drop_paste()
                 continue
+            finally:
+                self.running = False
             self._end_progress()
             self.show(reply.out)
             if reply.show:

@@ -893,3 +893,24 @@ def test_no_rating_is_searched_for_without_a_record(data, monkeypatch):
         pipe.send_text("d" + ENTER + "quit" + ENTER)
         assert shell.run() == 0
         assert shell.recorder.store is None and shell.rater._thread is None
+
+
+def test_the_rating_gives_way_while_the_shell_is_busy(data):
+    """Its search waits at its progress reports while a command runs or the coach thinks, and
+    counts the same nodes."""
+    import threading
+
+    from musical_cli import live
+    from musical_cli.advice import rating
+
+    busy = threading.Event()
+    busy.set()
+    found = []
+    rater = live.Rater(lambda key, got: found.append(got), busy=busy.is_set)
+    s = Session(CALCULATION, DealNumber(3), None, interactive=True)  # 496 nodes; a progress report at 256
+    rater.update(s)
+    rater.wait(0.5)
+    assert found == [] and rater._thread.is_alive()
+    busy.clear()
+    rater.wait(60)
+    assert found == [rating(CALCULATION, s.rules, s.states[0])]
