@@ -596,13 +596,20 @@ geo_fails(const Core *c, const St *st)
             memset(under, 0, sizeof under);
             top_ok = 0;
             j = 0;
+            /* every card before the first one the relaxation holds may have been dealt (Python
+             * drains here when there is one; the drain below is that one) */
+            for (; j < tail[0]; j++) {
+                dealt[seq[j]]++;
+                top_ok |= (u64)1 << seq[j];
+            }
+            fresh = top_ok;
             k = -1;
-            continue;
+            goto drain;
         }
-        if (k >= 0) { /* deal tail[k] */
-            int pos = tail[k];
+        if (k >= 0) { /* deal tail[k]: the cards before the next one held count as dealt */
+            int pos = tail[k], limit = k + 1 < nt ? tail[k + 1] : n;
             u64 before = top_ok;
-            for (; j <= pos; j++) {
+            for (; j < limit; j++) {
                 int card = seq[j];
                 if (++dealt[card] > under[card])
                     top_ok |= (u64)1 << card;
@@ -622,6 +629,7 @@ geo_fails(const Core *c, const St *st)
                 stack[ns++] = pos;
             }
         }
+    drain:
         for (;;) { /* drain: everything eagerly, to the fixed point */
             int changed = dirty || (fresh & hav);
             if (changed)

@@ -112,17 +112,20 @@ moves that make more quilt cards available. The lookahead is what makes Persian 
    relaxed quilt (a short side touching an emptied cell or the edge), and then leaves it either
    for the foundations (when rule 6 would take it: it fills its slots) or *released* (free from
    then on, as every quilt card is in rule 6), when some card it builds onto may be the real
-   waste top: the card of an emptied cell, or a sequence card dealt in the current pass (the
-   first pass's are the waste and the stock dealt so far; a later pass's are its cards up to the
-   one being dealt, by their place in the sequence) of which some copy does not lie under the
-   relaxed waste's top. If a card or a cell remains at the end, the position is lost.
+   waste top: the card of an emptied cell, or a sequence card that may have been dealt in the
+   current pass (by their place in the sequence, every card before the next one the relaxation
+   will deal: in the first pass the waste and the stock dealt so far; after a redeal the real
+   stock also has the cards the relaxation took, among its own) of which some copy does not lie
+   under the relaxed waste's top. If a card or a cell remains at the end, the position is lost.
    Proof: rule 6's alignment and invariant, plus "every cell the real line has emptied is empty
    in the relaxation". A real build of q onto the real top w: q is available for real, so in
    the relaxation (fewer cells are full); w is either a quilt card the real line built (its cell
-   is empty in the relaxation) or a sequence card dealt in this pass (the real stock of a later
-   pass is the sequence in its order, with built cards among it), and then the relaxation holds
-   no copy of it under its top at the real top's copy (a relaxed card above it would lie above
-   it for real: the relaxed waste is a subsequence of the real one). Every test that lets a cell
+   is empty in the relaxation) or a sequence card dealt in this pass. In the second case w lies
+   before the next card the relaxation holds in the stock (the real stock of a pass is the
+   sequence in its order, with built cards among it, and holds every card the relaxation holds),
+   so it is counted as dealt, and the copy that is the real top does not lie under the relaxed
+   top (a relaxed card above it would lie above it for real: the relaxed waste is a subsequence
+   of the real one). Every test that lets a cell
    go only grows true within a drain (chains, emptied cells, and tops as the waste shrinks), and
    the relaxation drains to the fixed point after every deal, so it has released q (or taken
    it) by then. A real play of a quilt card from its cell: it is available and wanted, so the
@@ -715,8 +718,19 @@ class Search:
         passes = left + 1
         tail = list(range(len(waste), len(seq)))
         while True:
-            for pos in tail:
-                while j <= pos:
+            # The real line may have dealt, in this pass, every card of the sequence before the
+            # next one the relaxation holds: after a redeal the real stock has the cards the
+            # relaxation took among its own (in the first pass the two stocks are the same).
+            if tail and j < tail[0]:
+                while j < tail[0]:
+                    c = seq[j]
+                    dealt[c] += 1
+                    top_ok |= 1 << c  # none lies in the relaxed waste, which is empty
+                    j += 1
+                drain()
+            for k, pos in enumerate(tail):
+                limit = tail[k + 1] if k + 1 < len(tail) else len(seq)
+                while j < limit:
                     c = seq[j]
                     dealt[c] += 1
                     if dealt[c] > under[c]:
