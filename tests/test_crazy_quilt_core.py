@@ -173,3 +173,33 @@ def test_a_finished_search_is_freed():
     gone = weakref.ref(s)
     del s
     assert gone() is None
+
+
+def first_live_line(state, moves: int):
+    """The position after ``moves`` moves of the line that always takes the first child the
+    rules do not prove lost (the search's line with no discrepancy): deep in a first pass of a
+    lost deal, where rule 7 cuts."""
+    s = S.Search(state)
+    st, line = s.root, []
+    for _ in range(moves):
+        kids = [(m, nxt) for m, nxt in s.children(st) if not s.rules_fail(nxt)]
+        m, st = kids[0]
+        line.append(S.to_move(m))
+    return CRAZY_QUILT.play(state, line)
+
+
+@needs_core
+@pytest.mark.parametrize("n, moves", [(34, 54), (34, 63), (68, 46)])
+def test_same_search_where_rule_7_cuts(n, moves):
+    """Whole searches (proofs of loss in a first pass) in which rule 7 prunes: the core agrees
+    node for node, and without rule 7 the Python search is another search."""
+    state = first_live_line(CRAZY_QUILT.opening(DealNumber(n), RULE_SETS["quilt"]), moves)
+    got = same(state, 20_000)
+    assert got[0] == ("lost", [])
+    s = S.Search(state, None, None, 20_000)
+    s.geo_rule = False
+    try:
+        s.run()
+    except S.Timeout:
+        pass
+    assert s.nodes != got[1]

@@ -106,7 +106,7 @@ RULES = [CrazyQuiltRules(0), CrazyQuiltRules(1), CrazyQuiltRules(2), CrazyQuiltR
 
 def verdict(state: CrazyQuiltState, **switches) -> str:
     """The search's verdict with some rules switched off (``safe``, ``stuck_rule``, ``relax_rule``,
-    ``prefilter``, ``order``)."""
+    ``geo_rule``, ``prefilter``, ``order``)."""
     if GAME.outcome(state) is not Outcome.IN_PLAY:
         return "won" if state.complete else "lost"
     s = Search(state)
@@ -130,8 +130,10 @@ def check(state: CrazyQuiltState) -> str | None:
     assert verdict(state, safe=False) == expected
     assert verdict(state, stuck_rule=False) == expected
     assert verdict(state, relax_rule=False) == expected
+    assert verdict(state, geo_rule=False) == expected
     assert verdict(state, prefilter=False) == expected
-    assert verdict(state, order=False, safe=False, stuck_rule=False, relax_rule=False, prefilter=False) == expected
+    assert verdict(state, order=False, safe=False, stuck_rule=False, relax_rule=False, geo_rule=False,
+                   prefilter=False) == expected
     return expected
 
 
@@ -213,6 +215,40 @@ def test_relaxation_proves_losses_and_no_wins(redeals):
             fired += 1
             assert brute_force(state) == "lost", seed
     assert fired >= 10, fired
+
+
+@pytest.mark.parametrize("redeals", [0, 1, 2])
+def test_geometry_relaxation_proves_losses_and_no_wins(redeals):
+    """Rule 7 (rule 6 with the quilt's geometry: a quilt card leaves its cell only when it is
+    available, for a foundation or onto a card that may be the waste top) fires on lost positions
+    only, among them positions that rule 6 passes."""
+    fired = 0
+    for seed in range(400):
+        state = synthetic(8000 + seed, CrazyQuiltRules(redeals), left=14)
+        if GAME.outcome(state) is not Outcome.IN_PLAY:
+            continue
+        s = Search(state)
+        if not s.relax_fails(s.root) and s.geo_fails(s.root):
+            fired += 1
+            assert brute_force(state, 300_000) == "lost", seed
+    assert fired >= 3, fired
+
+
+def test_relaxations_pass_every_position_of_a_won_line():
+    """Rules 4, 6 and 7 never fire on a position from which a win is known: every position on
+    the winning lines of real deals (one and two redeals, and wrap), from the opening to the end,
+    with the quilt's geometry, the builds and the waste as they are in play."""
+    checked = 0
+    for n, rules in ((9, CrazyQuiltRules(1)), (11, CrazyQuiltRules(1)), (1, CrazyQuiltRules(1)),
+                     (8, CrazyQuiltRules(1)), (2, CrazyQuiltRules(2)), (4, CrazyQuiltRules(2)),
+                     (6, CrazyQuiltRules(1, wrap=True)), (2, CrazyQuiltRules(1, wrap=True))):
+        state = GAME.opening(DealNumber(n), rules)
+        for move in winning_line(n, rules):
+            s = Search(state)
+            assert not s.rules_fail(s.root), (n, move)
+            checked += 1
+            state = GAME.apply(state, move)
+    assert checked >= 500, checked
 
 
 def test_children_that_skip_the_relaxation_pass_it():

@@ -2,7 +2,7 @@
  *
  * A transcription of solver.py's Search, made to be the same search node for node: the same
  * iterations (limited-discrepancy search, then the unlimited one), the same children in the same
- * order (the same scores, sorted stably), the same pruning rules (1 to 6, and the lazy test of
+ * order (the same scores, sorted stably), the same pruning rules (1 to 7, and the lazy test of
  * children proven lost), the same transposition table (cleared when it holds tt_max entries, as
  * the Python dict is), the same node count and the same calls to tick(nodes) every clock_every
  * nodes. So it gives the same verdict, the same line and the same node count as the Python
@@ -281,6 +281,7 @@ typedef struct {
     int too_deep;
     PyObject *tick;
     uint8_t wanted[64]; /* card -> 1 (up wants it), 2 (down), 3 (both): set by foundation() */
+    u64 hosts[64]; /* rule 7: the cards (a bit by code) that a card can be built onto */
 } Core;
 
 static inline u64
@@ -518,6 +519,171 @@ relax_fails(const Core *c, const St *st)
         return 1;
     for (int s = 0; s < 4; s++)
         if (pool[s] & ~(int)((ok >> (16 * s)) & 0xFFFF))
+            return 1;
+    return 0;
+}
+
+/* ---- rule 7: the relaxation with the quilt's geometry (solver.Search.geo_fails) ----------- */
+
+typedef struct {
+    int uh[4], dh[4], upm[4], dnm[4], pool[4];
+    const uint8_t *up, *down;
+    u64 ok;
+} Geo;
+
+static inline void
+geo_take(Geo *g, int card)
+{
+    int s = card >> 4;
+    fill_and_take(card & 15, &g->pool[s], &g->uh[s], &g->dh[s], &g->upm[s], &g->dnm[s], g->up[s],
+                  g->down[s]);
+    int shift = 16 * s;
+    g->ok = (g->ok & ~((u64)0xFFFF << shift)) | (ok_bits(g->uh[s], g->dh[s], g->up[s], g->down[s]) << shift);
+}
+
+static int
+geo_fails(const Core *c, const St *st)
+{
+    Geo g;
+    uint8_t seq[2 * MAXP];
+    int stack[2 * MAXP], tail[2 * MAXP]; /* positions in seq, bottom first */
+    int dealt[64], under[64];
+    int nw = st->nw, n = st->nw + st->ns, ns = 0, nt = 0;
+    memcpy(seq, st->waste, st->nw);
+    memcpy(seq + st->nw, st->stock + st->ss, st->ns);
+    g.up = st->up;
+    g.down = st->down;
+    g.ok = 0;
+    for (int s = 0; s < 4; s++) {
+        int u0 = st->up[s], d0 = st->down[s];
+        g.uh[s] = u0;
+        g.dh[s] = d0;
+        g.upm[s] = (2 << u0) - 1;
+        g.dnm[s] = 0x7FFF ^ ((1 << d0) - 1);
+        g.pool[s] = 0;
+        g.ok |= ok_bits(u0, d0, u0, d0) << (16 * s);
+    }
+    u64 o = st->occ, seen = 0, top_ok = 0;
+    memset(dealt, 0, sizeof dealt);
+    memset(under, 0, sizeof under);
+    for (int i = 0; i < nw; i++) {
+        stack[ns++] = i;
+        dealt[seq[i]]++;
+        if (i < nw - 1)
+            under[seq[i]]++;
+    }
+    for (int i = 0; i < nw; i++)
+        if (dealt[seq[i]] > under[seq[i]])
+            top_ok |= (u64)1 << seq[i];
+    int passes = st->left + 1, j = nw;
+    for (int i = nw; i < n; i++)
+        tail[nt++] = i;
+    /* A sweep of the quilt is needed only when something that could let a cell go has changed
+     * since the last one reached its fixed point: the chains (dirty), or the tops, by a new top
+     * card that some available cell could be built onto (fresh & hav). The fixed point is the
+     * same (every test only grows true within a drain), so this is Python's result, faster. */
+    int dirty = 1;
+    u64 fresh = 0, hav = 0;
+    for (int k = -1;; k++) {
+        if (k >= nt) {
+            passes--;
+            if (!ns || !passes)
+                break;
+            memcpy(tail, stack, ns * sizeof(int));
+            nt = ns;
+            ns = 0;
+            memset(dealt, 0, sizeof dealt);
+            memset(under, 0, sizeof under);
+            top_ok = 0;
+            j = 0;
+            /* every card before the first one the relaxation holds may have been dealt (Python
+             * drains here when there is one; the drain below is that one) */
+            for (; j < tail[0]; j++) {
+                dealt[seq[j]]++;
+                top_ok |= (u64)1 << seq[j];
+            }
+            fresh = top_ok;
+            k = -1;
+            goto drain;
+        }
+        if (k >= 0) { /* deal tail[k]: the cards before the next one held count as dealt */
+            int pos = tail[k], limit = k + 1 < nt ? tail[k + 1] : n;
+            u64 before = top_ok;
+            for (; j < limit; j++) {
+                int card = seq[j];
+                if (++dealt[card] > under[card])
+                    top_ok |= (u64)1 << card;
+            }
+            int card = seq[pos];
+            fresh |= top_ok & ~before;
+            if (g.ok >> card & 1) {
+                geo_take(&g, card);
+                dirty = 1;
+            }
+            else {
+                if (ns) {
+                    int t = seq[stack[ns - 1]];
+                    if (dealt[t] <= ++under[t])
+                        top_ok &= ~((u64)1 << t);
+                }
+                stack[ns++] = pos;
+            }
+        }
+    drain:
+        for (;;) { /* drain: everything eagerly, to the fixed point */
+            int changed = dirty || (fresh & hav);
+            if (changed)
+                hav = 0;
+            while (changed) {
+                changed = 0;
+                hav = 0;
+                u64 av = o;
+                while (av) {
+                    int x = __builtin_ctzll(av);
+                    u64 low = (u64)1 << x;
+                    av ^= low;
+                    u64 a = c->nba[x], b = c->nbb[x];
+                    if (a && (o & a) && b && (o & b))
+                        continue; /* not available */
+                    int q = c->quilt[x];
+                    if (g.ok >> q & 1) {
+                        o ^= low;
+                        seen |= (u64)1 << q;
+                        geo_take(&g, q);
+                        changed = 1;
+                    }
+                    else if (c->hosts[q] & (seen | top_ok)) {
+                        o ^= low;
+                        seen |= (u64)1 << q;
+                        g.pool[q >> 4] |= 1 << (q & 15);
+                        changed = 1;
+                    }
+                    else
+                        hav |= c->hosts[q];
+                }
+            }
+            /* hav: the hosts of the cells left available, complete only after a sweep without
+             * a change, which is the last one */
+            dirty = 0;
+            fresh = 0;
+            if (!ns || !(g.ok >> seq[stack[ns - 1]] & 1))
+                break;
+            int card = seq[stack[--ns]];
+            if (ns) {
+                int t = seq[stack[ns - 1]];
+                under[t]--;
+                if (!(top_ok >> t & 1))
+                    fresh |= (u64)1 << t;
+                top_ok |= (u64)1 << t;
+            }
+            geo_take(&g, card);
+            dirty = 1;
+        }
+    }
+    if (ns || o)
+        return 1;
+    for (int s = 0; s < 4; s++)
+        if (g.pool[s] & ~(int)((g.ok >> (16 * s)) & 0xFFFF))
             return 1;
     return 0;
 }
@@ -896,14 +1062,15 @@ clear_if_full(Core *c)
     return 0;
 }
 
-/* Rules 4 and 6 on a non-Persian position (alive: rule 6 is known to pass). */
+/* Rules 4, 6 and 7 on a non-Persian position (alive: rule 6 is known to pass; rule 7 is
+ * checked all the same, as Search.rules_fail does). */
 static inline int
 rules_fail(const Core *c, const St *st, int alive)
 {
-    return (st->left == 0 && st->nw && stuck(st)) || (!alive && relax_fails(c, st));
+    return (st->left == 0 && st->nw && stuck(st)) || (!alive && relax_fails(c, st)) || geo_fails(c, st);
 }
 
-/* Search.dead: whether st is proven lost by the table or by rules 4 and 6 (marked so). */
+/* Search.dead: whether st is proven lost by the table or by rules 4, 6 and 7 (marked so). */
 static int
 dead(Core *c, const St *st, int alive, int *out)
 {
@@ -1100,6 +1267,12 @@ Core_init(Core *c, PyObject *args, PyObject *kw)
         return -1;
     }
     c->wrap = wrap;
+    for (int a = 0; a < 64; a++) {
+        c->hosts[a] = 0;
+        for (int b = 0; b < 64; b++)
+            if (builds(c, a, b))
+                c->hosts[a] |= (u64)1 << b;
+    }
     c->persian = persian;
     c->safe = safe;
     c->lds = lds;

@@ -106,14 +106,47 @@ moves that make more quilt cards available. The lookahead is what makes Persian 
    the waste top in place before its first deal (:meth:`Search.top_stuck`); in both the child's
    relaxation is the parent's, step for step.
 
+7. *The relaxation with the quilt's geometry* (:meth:`Search.geo_fails`; not Persian Rug).
+   Rule 6's run (its slots, chains and eager order, the same sequence and passes) where a quilt
+   card is no longer free from the start: it stays in its cell until it is *available* in the
+   relaxed quilt (a short side touching an emptied cell or the edge), and then leaves it either
+   for the foundations (when rule 6 would take it: it fills its slots) or *released* (free from
+   then on, as every quilt card is in rule 6), when some card it builds onto may be the real
+   waste top: the card of an emptied cell, or a sequence card that may have been dealt in the
+   current pass (by their place in the sequence, every card before the next one the relaxation
+   will deal: in the first pass the waste and the stock dealt so far; after a redeal the real
+   stock also has the cards the relaxation took, among its own) of which some copy does not lie
+   under the relaxed waste's top. If a card or a cell remains at the end, the position is lost.
+   Proof: rule 6's alignment and invariant, plus "every cell the real line has emptied is empty
+   in the relaxation". A real build of q onto the real top w: q is available for real, so in
+   the relaxation (fewer cells are full); w is either a quilt card the real line built (its cell
+   is empty in the relaxation) or a sequence card dealt in this pass. In the second case w lies
+   before the next card the relaxation holds in the stock (the real stock of a pass is the
+   sequence in its order, with built cards among it, and holds every card the relaxation holds),
+   so it is counted as dealt, and the copy that is the real top does not lie under the relaxed
+   top (a relaxed card above it would lie above it for real: the relaxed waste is a subsequence
+   of the real one). Every test that lets a cell
+   go only grows true within a drain (chains, emptied cells, and tops as the waste shrinks), and
+   the relaxation drains to the fixed point after every deal, so it has released q (or taken
+   it) by then. A real play of a quilt card from its cell: it is available and wanted, so the
+   relaxation has taken it (or holds it free, released, and takes it as rule 6 does). So when
+   the real line wins, no card and no cell is left.
+   Checked wherever rule 6 is (on positions entered and on children before they count), only
+   when rules 4 and 6 pass, and also on the children whose rule 6 check is skipped (their
+   geometry is not the parent's). It proves lost a fifth of the first-pass positions of deal 34
+   that rule 6 passes (a tenth in deal 50) and three quarters of the last-pass ones (a tenth).
+   *Not sound, and not built*: keeping a released card out of a later pass until the cards
+   dealt before its release have come out again (where the real card lies if it was built then):
+   the real line may leave it in its cell and play it from there in that pass.
+
 *Children proven lost do not count.* Before a child costs a discrepancy it is tested by the table
-and rules 4 and 6; a child proven lost is passed over (it cannot lead to a win), so the k-th
+and rules 4, 6 and 7; a child proven lost is passed over (it cannot lead to a win), so the k-th
 *live* child costs k. The test is lazy: an iteration with d discrepancies left tests children only
 until it has found d + 1 live ones.
 
 *The C core* (``_search.c``, :class:`CoreSearch`, chosen by :func:`make_search`): this search
 transcribed to C, the same nodes in the same order (the same children, scores and stable sorts,
-rules 1-6, the table cleared at ``TT_MAX`` entries, the clock's tick every ``CLOCK_EVERY``
+rules 1-7, the table cleared at ``TT_MAX`` entries, the clock's tick every ``CLOCK_EVERY``
 nodes), so the same verdict, line and node count, which tests/test_crazy_quilt_core.py checks
 on openings and positions of real games of every rule set; about 50 times as many positions a
 CPU second. It is optional: the package installs without a compiler and this module's search
@@ -156,7 +189,7 @@ DEPTH_MAX = 3_000  # moves in one line of the search (Persian Rug shuffles); dee
 # to about 10 ms (hint's one-second answer is a few budgets in a row).
 CLOCK_EVERY = 64
 PROVEN = INF + 1  # a mark: every line from here was explored, none wins
-CHECKED = -2  # a mark: rules 4 and 6 do not prove this position lost; not explored yet
+CHECKED = -2  # a mark: rules 4, 6 and 7 do not prove this position lost; not explored yet
 
 SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
 NBA = tuple(0 if a is None else 1 << a for a, _ in SHORT_NEIGHBOURS)
@@ -208,6 +241,17 @@ def to_move(m: tuple) -> Move:
     return Transfer(source, R(m[2] + 1))  # "R": onto reserve m[2]
 
 
+def _ok_bits(u: int, d: int, u0: int, d0: int) -> int:
+    """Rule 6's ranks of one suit that may leave now: u0+1..u+1 (up) and d-1..d0-1 (down)."""
+    return ((((2 << (u + 1)) - (2 << u0)) | ((1 << d0) - (1 << (d - 1)))) & 0x3FFE)
+
+
+# HOSTS[wrap][c]: the cards (a bit by code) that card c can be built onto (the same relation
+# both ways).
+HOSTS = {wrap: tuple(sum(1 << t for t in range(64) if _builds(c, t, wrap)) for c in range(64))
+         for wrap in (False, True)}
+
+
 def _take_reached(p: int, u: int, d: int, um: int, dm: int, u0: int, d0: int) -> tuple[int, int, int, int, int]:
     """Rule 6's first step for one suit: take the pool cards (``p``, a bit by rank) that its
     chains reach (``u`` up, ``d`` down, from real heights ``u0`` and ``d0``; ``um`` and ``dm`` the
@@ -245,6 +289,7 @@ class Search:
         self.safe = not self.wrap  # rules 1 and 2
         self.stuck_rule = True  # rule 4
         self.relax_rule = True  # rule 6
+        self.geo_rule = True  # rule 7
         self.prefilter = True  # children proven lost are dropped before the order counts
         self.order = True  # the heuristic order (off: the engine's order, for tests)
         self.cost_index = True  # the k-th child spends k discrepancies (else 1)
@@ -259,6 +304,7 @@ class Search:
         self.avail_cache: dict[int, tuple[int, ...]] = {}
         self.pools: dict[int, tuple[int, ...]] = {}
         self.targets = TARGETS[self.wrap]
+        self.hosts = HOSTS[self.wrap]
         self.tt: dict[bytes, int] = {}
         self.path: set[bytes] = set()
         self.too_deep = False
@@ -573,6 +619,146 @@ class Search:
             return True
         return any(pool[s] & ~(ok >> (16 * s)) for s in range(4))
 
+    def geo_fails(self, st: tuple) -> bool:
+        """Rule 7: the relaxation of rule 6 with the quilt's geometry kept. A quilt card leaves
+        its cell only when it is available there, either to the foundations (when rule 6 would
+        take it) or *released* (then free, as every quilt card is in rule 6) when a card it
+        could be built onto may be the real waste top: the card of an emptied cell, or a dealt
+        card of the sequence not lying under the relaxed waste's top. The sequence cards dealt
+        in the current pass are those at its positions up to the one being dealt (a new pass
+        starts with none). Slots, chains and ``ok`` are rule 6's."""
+        occ, waste, stock, up, down, left = st
+        quilt = self.quilt
+        hosts = self.hosts
+        seq = waste + stock
+        uh = list(up)
+        dh = list(down)
+        upm = [(2 << u) - 1 for u in up]
+        dnm = [0x7FFF ^ ((1 << d) - 1) for d in down]
+        ok = 0
+        for s in range(4):
+            ok |= _ok_bits(up[s], down[s], up[s], down[s]) << (16 * s)
+        pool = [0, 0, 0, 0]  # released quilt cards, a bit by rank
+        o = occ  # the cells the relaxation has not emptied
+        seen = 0  # the cards of the emptied cells (a bit by code)
+        dealt = [0] * 64  # copies of a card dealt in this pass
+        under = [0] * 64  # copies of a card in the relaxed waste below its top
+        top_ok = 0  # the cards with a dealt copy not under the relaxed top (a bit by code)
+        stack = list(range(len(waste)))  # positions in seq, bottom first
+        for i, c in enumerate(waste):
+            dealt[c] += 1
+            if i < len(waste) - 1:
+                under[c] += 1
+        for c in set(waste):
+            if dealt[c] > under[c]:
+                top_ok |= 1 << c
+
+        def take(c: int) -> None:
+            nonlocal ok
+            s, r = c >> 4, c & 15
+            u, d, u0, d0 = uh[s], dh[s], up[s], down[s]
+            um, dm, p = upm[s], dnm[s], pool[s]
+            while True:
+                if r > u0:
+                    um |= 1 << r
+                    while um >> (u + 1) & 1:
+                        u += 1
+                if r < d0:
+                    dm |= 1 << r
+                    while dm >> (d - 1) & 1:
+                        d -= 1
+                if p >> (u + 1) & 1:
+                    r = u + 1
+                elif p >> (d - 1) & 1:
+                    r = d - 1
+                else:
+                    break
+                p &= ~(1 << r)
+            pool[s], uh[s], dh[s], upm[s], dnm[s] = p, u, d, um, dm
+            shift = 16 * s
+            ok = (ok & ~(0xFFFF << shift)) | (_ok_bits(u, d, u0, d0) << shift)
+
+        def drain() -> None:
+            # Everything eagerly, to the fixed point: within it every test only grows true
+            # (chains, emptied cells, and the tops as the waste shrinks).
+            nonlocal o, seen, top_ok
+            while True:
+                changed = True
+                while changed:
+                    changed = False
+                    av = o
+                    while av:
+                        low = av & -av
+                        av ^= low
+                        x = low.bit_length() - 1
+                        if NBA[x] and o & NBA[x] and NBB[x] and o & NBB[x]:
+                            continue  # not available
+                        q = quilt[x]
+                        if ok >> q & 1:
+                            o ^= low
+                            seen |= 1 << q
+                            take(q)
+                            changed = True
+                        elif hosts[q] & (seen | top_ok):
+                            o ^= low
+                            seen |= 1 << q
+                            pool[q >> 4] |= 1 << (q & 15)
+                            changed = True
+                if not stack or not ok >> seq[stack[-1]] & 1:
+                    return
+                c = seq[stack.pop()]
+                if stack:
+                    t = seq[stack[-1]]
+                    under[t] -= 1
+                    top_ok |= 1 << t
+                take(c)
+
+        j = len(waste)  # the next position of seq whose card counts as dealt
+        drain()
+        passes = left + 1
+        tail = list(range(len(waste), len(seq)))
+        while True:
+            # The real line may have dealt, in this pass, every card of the sequence before the
+            # next one the relaxation holds: after a redeal the real stock has the cards the
+            # relaxation took among its own (in the first pass the two stocks are the same).
+            if tail and j < tail[0]:
+                while j < tail[0]:
+                    c = seq[j]
+                    dealt[c] += 1
+                    top_ok |= 1 << c  # none lies in the relaxed waste, which is empty
+                    j += 1
+                drain()
+            for k, pos in enumerate(tail):
+                limit = tail[k + 1] if k + 1 < len(tail) else len(seq)
+                while j < limit:
+                    c = seq[j]
+                    dealt[c] += 1
+                    if dealt[c] > under[c]:
+                        top_ok |= 1 << c
+                    j += 1
+                c = seq[pos]
+                if ok >> c & 1:
+                    take(c)
+                else:
+                    if stack:
+                        t = seq[stack[-1]]
+                        under[t] += 1
+                        if dealt[t] <= under[t]:
+                            top_ok &= ~(1 << t)
+                    stack.append(pos)
+                drain()
+            passes -= 1
+            if not stack or not passes:
+                break
+            tail, stack = stack, []
+            dealt = [0] * 64
+            under = [0] * 64
+            top_ok = 0
+            j = 0
+        if stack or o:
+            return True
+        return any(pool[s] & ~(ok >> (16 * s)) for s in range(4))
+
     # -- the search -------------------------------------------------------------------------
     def tick(self) -> None:
         if self.max_nodes is not None and self.nodes >= self.max_nodes:
@@ -584,8 +770,15 @@ class Search:
         if self.deadline is not None and now >= self.deadline:
             raise Timeout
 
+    def rules_fail(self, st: tuple, alive: bool = False) -> bool:
+        """Rules 4, 6 and 7 on a position that is not Persian Rug's (``alive``: rule 6 is known
+        to pass; rule 7, which sees more, is checked all the same)."""
+        return bool((self.stuck_rule and st[5] == 0 and st[1] and self.stuck(st))
+                    or (self.relax_rule and not alive and self.relax_fails(st))
+                    or (self.geo_rule and self.geo_fails(st)))
+
     def dead(self, st: tuple, alive: bool = False) -> bool:
-        """Whether ``st`` is proven lost by the table or by rules 4 and 6 (marked so if newly;
+        """Whether ``st`` is proven lost by the table or by rules 4, 6 and 7 (marked so if newly;
         ``alive``: rule 6 is known to pass)."""
         key = self.key(st)
         mark = self.tt.get(key, -1)
@@ -593,8 +786,7 @@ class Search:
             return True
         if mark >= 0:
             return False
-        if ((self.stuck_rule and st[5] == 0 and st[1] and self.stuck(st))
-                or (self.relax_rule and not alive and self.relax_fails(st))):
+        if self.rules_fail(st, alive):
             if len(self.tt) >= TT_MAX:
                 self.tt.clear()
             self.tt[key] = PROVEN
@@ -650,13 +842,11 @@ class Search:
         if len(tt) >= TT_MAX:
             tt.clear()
         tt[key] = d
-        if mark == -1 and not self.persian and (
-                (self.stuck_rule and st[5] == 0 and st[1] and self.stuck(st))
-                or (self.relax_rule and not alive and self.relax_fails(st))):
+        if mark == -1 and not self.persian and self.rules_fail(st, alive):
             tt[key] = PROVEN
             return False, False
         kids = self.children(st)
-        # Children proven lost (rules 4 and 6, or the table) are passed over before they are
+        # Children proven lost (rules 4, 6 and 7, or the table) are passed over before they are
         # counted: a discrepancy is spent only on a child that may still win. Checked lazily:
         # an iteration with d discrepancies left looks at its first d + 1 live children only.
         check = self.prefilter and not self.persian and len(kids) > 1
@@ -718,7 +908,8 @@ class CoreSearch(Search):
     NB = bytes(255 if b is None else b for _, b in SHORT_NEIGHBOURS)
 
     def defaults(self) -> bool:
-        return (self.safe == (not self.wrap) and self.stuck_rule and self.relax_rule and self.prefilter
+        return (self.safe == (not self.wrap) and self.stuck_rule and self.relax_rule and self.geo_rule
+                and self.prefilter
                 and self.order and self.cost_index)
 
     def run(self, lds: int = LDS_MAX) -> tuple[str, list]:
