@@ -539,15 +539,21 @@ def test_completion_offers_only_the_moves_that_are_legal_now():
     assert "p4" not in complete("", s)  # pile 4 is empty: nothing to move from it
 
 
-def test_the_coach_on_a_dumb_terminal_prints_its_verdict_before_each_prompt(monkeypatch):
-    """No status line there: the verdict is a line of its own, once a position; 'coach' says it."""
+def coached_plain_shell(monkeypatch, lines: str, wait: float = 30.0) -> tuple[Shell, io.StringIO]:
+    """A dumb terminal's shell on deal 1 (winnable) with the coach on; ``wait``: how long the
+    prompt waits for a verdict (long here: a loaded machine must not change what is printed)."""
     from musical_cli import shell as shell_module
 
-    monkeypatch.setattr(shell_module, "PLAIN_COACH_WAIT", 30.0)  # a loaded machine: wait for it here
+    monkeypatch.setattr(shell_module, "PLAIN_COACH_WAIT", wait)
     out = io.StringIO()
-    s = session()  # deal 1 at 2 redeals: winnable
+    s = session()
     s.coach = True
-    shell = Shell(s, input=io.StringIO("d\nbogus\ncoach\ncoach off\nd\n"), output=out, plain=True)
+    return Shell(s, input=io.StringIO(lines), output=out, plain=True), out
+
+
+def test_the_coach_on_a_dumb_terminal_prints_its_verdict_before_each_prompt(monkeypatch):
+    """No status line there: the verdict is a line of its own, once a position; 'coach' says it."""
+    shell, out = coached_plain_shell(monkeypatch, "d\nbogus\ncoach\ncoach off\nd\n")
     assert shell.run() == 0
     text = out.getvalue()
     assert "\x1b" not in text
@@ -558,13 +564,7 @@ def test_the_coach_on_a_dumb_terminal_prints_its_verdict_before_each_prompt(monk
 
 
 def test_a_verdict_not_ready_on_a_dumb_terminal_says_so(monkeypatch):
-    from musical_cli import shell as shell_module
-
-    monkeypatch.setattr(shell_module, "PLAIN_COACH_WAIT", 0.0)
-    out = io.StringIO()
-    s = session()
-    s.coach = True
-    shell = Shell(s, input=io.StringIO(""), output=out, plain=True)
+    shell, out = coached_plain_shell(monkeypatch, "", wait=0.0)
     monkeypatch.setattr(shell.coach, "thinking", lambda: True)
     monkeypatch.setattr(shell.coach, "status", lambda: "coach: thinking...")
     assert shell.run() == 0
@@ -572,13 +572,7 @@ def test_a_verdict_not_ready_on_a_dumb_terminal_says_so(monkeypatch):
 
 
 def test_the_coach_on_again_on_a_dumb_terminal_says_its_verdict_again(monkeypatch):
-    from musical_cli import shell as shell_module
-
-    monkeypatch.setattr(shell_module, "PLAIN_COACH_WAIT", 30.0)
-    out = io.StringIO()
-    s = session()
-    s.coach = True
-    shell = Shell(s, input=io.StringIO("coach off\ncoach on\n"), output=out, plain=True)
+    shell, out = coached_plain_shell(monkeypatch, "coach off\ncoach on\n")
     assert shell.run() == 0
     text = out.getvalue()
     assert len(re.findall(r"^winnable: \d+ moves$", text, re.M)) == 2  # at the deal, and after 'coach on'
