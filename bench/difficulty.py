@@ -23,7 +23,7 @@ import time
 from musical_cli.advice import DIFFICULTY_NODES, band_of, difficulty_measure
 from musical_cli.deals import parse_deal_range
 from musical_cli.games import DEFAULT_GAME, game_named
-from musical_cli.stats import _option_text
+from musical_cli.stats import option_text
 
 
 def measured(game, rules, deals, files):
@@ -38,7 +38,7 @@ def measured(game, rules, deals, files):
                 row = json.loads(text)
                 if row.get("game") != game.name or row.get("player", "solver") != "solver":
                     continue
-                options = {name: _option_text(value) for name, value in row["rules"].items()}
+                options = {name: option_text(value) for name, value in row["rules"].items()}
                 if game.rules_from_options(options) != rules or row["seed"] not in wanted:
                     continue
                 result, nodes = row["result"], row.get("nodes") or 0

@@ -232,7 +232,8 @@ def opening_text(game: Game, deal: Any, state: Any, ascii: bool = False) -> Frag
     """The opening layout for people (``musical deal``): the record's parts in its order, one
     line each; a part made of rows (a quilt, reserves) takes a line a row."""
     record = opening_record(game, deal, state)
-    out: Fragments = line(f"{game.title} deal {deal}", "label")
+    # the variant's name, as the shell's title has it ("Calculation with 3 piles", "Persian Rug")
+    out: Fragments = line(f"{game.variant_title(state.rules)} deal {deal}", "label")
     for key, value in record.items():
         if key in ("game", "seed") or not isinstance(value, list):
             continue

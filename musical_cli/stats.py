@@ -126,7 +126,7 @@ def _json_value(text: str):
     return {"yes": True, "no": False}.get(text, text)
 
 
-def _option_text(value) -> str:
+def option_text(value) -> str:
     """The inverse of :func:`_json_value`: a rule option's text from its JSON form."""
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -461,7 +461,7 @@ def run_key(game: Game, rules: Any, player: str) -> dict:
 
 
 def describe_key(key: dict) -> str:
-    rules = ", ".join(f"{k} {_option_text(v)}" for k, v in key["rules"].items())
+    rules = ", ".join(f"{k} {option_text(v)}" for k, v in key["rules"].items())
     return f"{key['game']} ({rules}), {key['player']}"
 
 
@@ -614,7 +614,7 @@ def report_from_files(paths: list[str], games: dict[str, Game]) -> StatsReport:
     if game is None:
         raise ResultsError(f"{paths[0]}: results for {key['game']!r}, a game this musical does not know")
     try:
-        rules = game.rules_from_options({k: _option_text(v) for k, v in key["rules"].items()})
+        rules = game.rules_from_options({k: option_text(v) for k, v in key["rules"].items()})
     except RulesError as e:
         raise ResultsError(f"{paths[0]}: {e}") from None
     results = sorted(merged.values(), key=_deal_order)
