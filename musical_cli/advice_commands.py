@@ -248,12 +248,13 @@ def _review(session: Session, args: list[str]) -> Reply:
     _need_player(session, blind=False)
     if not session.trail:
         raise CommandError("no move has been made: nothing to review ('solve' says whether the deal can be won)")
-    progress = session.progress
+    progress = session.progress_text
     started = time.monotonic()
 
     def report(done: int, total: int) -> None:
         if progress is not None:
-            progress(done, time.monotonic() - started)
+            progress(f"reviewing: {done} of {total} positions decided, {time.monotonic() - started:.1f} s "
+                     "(Ctrl-C stops)")
 
     got = advice.review(session.game, session.states[0], session.trail, advice.REVIEW_LIMIT,
                         advice.REVIEW_PROBE, known=session.solved, progress=report)

@@ -604,7 +604,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         rules, _ = _rules(game, args)
         record = GameRecord(game, args.seed, rules)
         state = record.start()
-    progress = _SolveProgress(sys.stderr) if sys.stderr.isatty() else None
+    progress = _ProgressLine(sys.stderr) if sys.stderr.isatty() else None
     try:
         solution = solve(record.game, state, budget=_budget(args, 60.0), nodes=args.nodes, progress=progress)
     finally:
@@ -626,10 +626,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return {"won": EXIT_WON, "lost": EXIT_NOT_WON}.get(solution.result, EXIT_UNKNOWN)
 
 
-class _SolveProgress:
-    """``musical solve``'s progress line on a terminal's standard error, redrawn in place twice a
-    second, then wiped. Only a carriage return and spaces: no escape code, so a dumb terminal
-    shows it too."""
+class _ProgressLine:
+    """A progress line on a terminal's standard error (``musical solve``'s, ``musical review``'s),
+    redrawn in place twice a second, then wiped. Only a carriage return and spaces: no escape
+    code, so a dumb terminal shows it too."""
 
     EVERY = 0.5  # seconds between redraws (the solver calls every 0.15 s or so)
 
@@ -641,16 +641,18 @@ class _SolveProgress:
         self.last = self.clock()
         self.width = 0  # of the line on the screen
 
-    def __call__(self, nodes: int, seconds: float) -> None:
+    def show(self, text: str) -> None:
         now = self.clock()
         if now - self.last < self.EVERY:
             return
         self.last = now
-        text = f"searching: {nodes:,} positions, {seconds:.1f} s (Ctrl-C stops)"
         line, self.width = "\r" + text.ljust(self.width), max(self.width, len(text))
         # (width first: a Ctrl-C while this is written still finds the line to wipe)
         self.stream.write(line)
         self.stream.flush()
+
+    def __call__(self, nodes: int, seconds: float) -> None:
+        self.show(f"searching: {nodes:,} positions, {seconds:.1f} s (Ctrl-C stops)")
 
     def clear(self) -> None:
         if self.width:
@@ -673,16 +675,17 @@ def cmd_review(args: argparse.Namespace) -> int:
     if "solver" not in record.game.players:
         raise NotAvailable(f"{record.game.title} has no solver yet: no review")
     states = list(record.states())
-    bar = sys.stderr.isatty()
+    bar = _ProgressLine(sys.stderr) if sys.stderr.isatty() else None
 
     def progress(done: int, total: int) -> None:
-        sys.stderr.write(f"\rreviewing: {done} of {total} positions decided (Ctrl-C stops) ")
-        sys.stderr.flush()
+        bar.show(f"reviewing: {done} of {total} positions decided (Ctrl-C stops)")
 
-    got = review(record.game, states[0], trail_of(states, record.moves), REVIEW_LIMIT, REVIEW_PROBE,
-                 progress=progress if bar else None)
-    if bar:
-        sys.stderr.write("\r\x1b[K")
+    try:
+        got = review(record.game, states[0], trail_of(states, record.moves), REVIEW_LIMIT, REVIEW_PROBE,
+                     progress=progress if bar else None)
+    finally:
+        if bar is not None:
+            bar.clear()
     if args.json:
         for ply in got.plies:
             print(json.dumps(ply.record()))

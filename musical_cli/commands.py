@@ -70,6 +70,8 @@ class Session:
         self.ascii = ascii
         self.interactive = interactive
         self.progress: Callable[[int, float], None] | None = None  # set by the shell
+        # A line of progress in other words than a search's (the review's); the shell's too.
+        self.progress_text: Callable[[str], None] | None = None
         self.width = 80  # columns to wrap long lines of moves at; the shell sets its terminal's
         # Told of every change ("start", "move", "undo", "redo", "hint"): the shell's recorder.
         self.listener: Callable[[str], None] | None = None

@@ -146,6 +146,7 @@ class Shell:
             )
             self.output = self.prompt.output
         session.progress = None if plain else self.progress
+        session.progress_text = None if plain else self.progress_text
         session.confirm = self.confirm
         session.coach_says = lambda: self.coach.status()
         self.coach = live.Coach(session, self._redraw, self._announce)
@@ -155,6 +156,7 @@ class Shell:
         self.rater = live.Rater(self._rated, busy=lambda: self.running or self.coach.thinking())
         self._coached = None  # the position whose verdict a dumb terminal was last told
         self._last_progress = 0.0
+        self._progress_width = 0  # of the progress line on the screen, which a shorter one covers
         if recorder is not None:
             self._attach(recorder)
         # open_recorder: made and attached once the first prompt is on the screen, rather than
@@ -398,11 +400,16 @@ class Shell:
                             "a game as a file).", "bad"))
 
     def progress(self, nodes: int, seconds: float) -> None:
+        self.progress_text(f"searching: {nodes:,} positions, {seconds:.1f} s (Ctrl-C stops)")
+
+    def progress_text(self, text: str) -> None:
+        """``text`` in place of the last progress line, twice a second at most."""
         now = time.monotonic()
         if now - self._last_progress < 0.5:
             return
         self._last_progress = now
-        self.output.write_raw(f"\rsearching: {nodes:,} positions, {seconds:.1f} s (Ctrl-C stops) ")
+        self.output.write_raw("\r" + text.ljust(self._progress_width))
+        self._progress_width = max(self._progress_width, len(text))
         self.output.flush()
 
     def _end_progress(self) -> None:
@@ -411,6 +418,7 @@ class Shell:
             self.output.erase_end_of_line()
             self.output.flush()
             self._last_progress = 0.0
+            self._progress_width = 0
 
     def run(self) -> int:
         try:

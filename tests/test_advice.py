@@ -571,3 +571,44 @@ def test_a_long_range_of_deals_is_not_rated(monkeypatch, capsys):
     assert status == 0 and "difficulty" not in out
     status, out, _ = run_main(["deal", "1-10"], "", monkeypatch, capsys)
     assert out.count("difficulty: ") == 10
+
+
+def test_the_review_command_reports_its_progress_as_a_review():
+    """The shell's line while a review runs counts positions decided, in those words: it once went
+    through the search's "searching: N positions", showing "0 positions" for a review."""
+    from musical_cli.language import Session, execute
+
+    s = Session(MUSICAL, DealNumber(4), MusicalRules(1))
+    execute(s, "d; d; d")
+    shown: list[str] = []
+    s.progress_text = shown.append
+    execute(s, "review")
+    assert shown and all(re.fullmatch(r"reviewing: \d+ of 4 positions decided, \d+\.\d s \(Ctrl-C stops\)", t)
+                         for t in shown), shown
+
+
+def test_musical_review_on_a_terminal_draws_its_line_without_escape_codes(tmp_path):
+    """``musical review`` at a terminal: the progress line, then wiped with spaces (a dumb terminal
+    shows an escape code as garbage), and nothing of it on standard output."""
+    import os
+    import signal
+    import sys
+
+    pexpect = pytest.importorskip("pexpect")
+    # Calculation with 3 piles, deal 21: undecided at 200,000,000 nodes, so each position of the
+    # review takes the search its time and the line is drawn.
+    path = tmp_path / "g.txt"
+    path.write_text("format: musical-transcript 1\ngame: calculation\ndeal: 21\npiles: 3\nd\n")
+    out = tmp_path / "out"
+    env = {k: v for k, v in os.environ.items() if k != "MUSICAL_DEBUG"} | {"TERM": "dumb"}
+    child = pexpect.spawn("/bin/sh", ["-c", f"exec {sys.executable} -m musical_cli review {path} > {out}"],
+                          env=env, encoding="utf-8", dimensions=(24, 80), timeout=60,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    child.expect(pexpect.EOF)
+    child.close()
+    err = child.before
+    assert child.exitstatus == 0, (err, out.read_text())
+    drawn = re.findall(r"\rreviewing: \d+ of 2 positions decided \(Ctrl-C stops\)", err)
+    assert drawn, repr(err)
+    assert err.endswith("\r" + " " * max(len(d) - 1 for d in drawn) + "\r")
+    assert "\x1b" not in err and "reviewing" not in out.read_text()

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
-
-import signal
 
 import pexpect
 
