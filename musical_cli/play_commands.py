@@ -212,7 +212,11 @@ def _save(session: Session, args: list[str]) -> Reply:
         files.atomic_write(path, text)
     except OSError as e:
         raise CommandError(f"cannot save to {path}: {e.strerror or e}") from None
-    return Reply().say(f"saved {plural(len(session.moves), 'move')} to {path}")
+    # The file holds every move, the cards a game turned up by itself too (as 'd' lines, which a
+    # transcript needs); the player is told their own count, as the record counts them.
+    turned = len(session.moves) - session.counted(session.moves)
+    also = f" and {plural(turned, 'card')} turned up" if turned else ""
+    return Reply().say(f"saved {plural(session.counted(session.moves), 'move')}{also} to {path}")
 
 
 @command("load", "load FILE|@ID", "replace this game with the one in a transcript",

@@ -1016,3 +1016,19 @@ def test_solve_wraps_at_the_width_between_moves(width):
     assert [ln.split(":")[0].strip() for ln in out if "pass" in ln] == ["pass 1", "pass 2", "pass 3"]
     execute(s, ";".join(_words_of(out[1:])))
     assert s.outcome() is Outcome.WON
+
+
+def test_save_counts_the_players_moves_apart_from_the_cards_the_game_turned_up(tmp_path):
+    """Calculation turns its next card up by itself in the shell: the file has those 'd' lines,
+    but 'save' tells the player their own moves, as the record counts them."""
+    from musical_cli.games import game_named
+
+    s = Session(game_named("calculation"), DealNumber(21), interactive=True)
+    execute(s, "w p1")
+    execute(s, "w p2")
+    path = tmp_path / "g.txt"
+    assert plain(execute(s, f"save {path}").out).strip() == f"saved 2 moves and 3 cards turned up to {path}"
+    assert path.read_text().splitlines()[5:10] == ["d", "w p1", "d", "w p2", "d"]
+    batch = Session(MUSICAL, DealNumber(21))
+    execute(batch, "d")
+    assert plain(execute(batch, f"save {path}").out).strip() == f"saved 1 move to {path}"
