@@ -474,13 +474,33 @@ def execute_one(session: Session, text: str) -> Reply:
 
 def execute(session: Session, text: str) -> Reply:
     """Run a line of commands separated by ';', stopping at the first that fails (its error
-    propagates; the commands before it stay done)."""
+    propagates, as does Ctrl-C; the commands before it stay done, and what they said is on the
+    error: :func:`said_before`).
+
+    What each command says comes in the line's order: a command that prints without moving
+    ('moves', 'save') after commands that moved comes after the layout they led to, not above
+    it (the layout is otherwise shown once, at the end). Batch mode shows no layout unasked."""
     reply = Reply()
     for part in split_line(text):
-        reply.extend(execute_one(session, part))
+        before = session.layout() if reply.show and session.interactive else None
+        try:
+            got = execute_one(session, part)
+        except (ValueError, KeyboardInterrupt) as e:
+            e.said_before = reply  # type: ignore[union-attr]
+            raise
+        if before is not None and got.out and not got.show:
+            reply.out += before
+            reply.show = False
+        reply.extend(got)
         if reply.quit:
             break
     return reply
+
+
+def said_before(error: BaseException) -> Reply:
+    """What the commands before the one that raised ``error`` said, on its line (:func:`execute`);
+    an empty reply for an error from elsewhere."""
+    return getattr(error, "said_before", None) or Reply()
 
 
 def error_text(error: Exception, ascii: bool = False) -> str:

@@ -17,6 +17,7 @@ from .commands import (  # noqa: F401  (the language's public names)
     execute,
     execute_one,
     lookup,
+    said_before,
     split_line,
 )
 from .play_commands import move_lines, move_sources, move_targets  # noqa: F401

@@ -24,7 +24,7 @@ from prompt_toolkit.styles import Style
 
 from . import files, live
 from .commands import commands_for
-from .language import Session, error_text, execute, lookup, move_sources, move_targets
+from .language import Session, error_text, execute, lookup, move_sources, move_targets, said_before
 from .render import STYLE, Fragments, fit, line, plural, separator, status_parts, wrap
 from .render import plain as plain_text
 
@@ -198,6 +198,16 @@ class Shell:
         # The coach's verdict right after the deal: the toolbar is shortened from its end.
         parts = [parts[0], coach, *parts[1:]] if coach else [*parts, "'help' lists the commands"]
         return FormattedText([("", " " + fit(parts, self._columns() - 2, separator(s.ascii)) + " ")])
+
+    def _said_before(self, error: BaseException, position) -> None:
+        """Before the error of a command that failed: what the commands before it on its line
+        said and, when they moved, the layout they led to (a game they won or lost is said so
+        there), and the coach's search on it."""
+        done = said_before(error)
+        self.show(done.out)
+        if self.session.state is not position:
+            self.print(self.session.layout())
+            self._beside()
 
     def _beside(self) -> None:
         """After a command: the coach's search on the position in hand, and the deal's rating
@@ -449,15 +459,18 @@ class Shell:
                 break
             s.width = self._columns()  # long lines of moves wrap between moves, at this width
             self.running = True
+            position = s.state
             try:
                 reply = execute(s, text)
-            except KeyboardInterrupt:
+            except KeyboardInterrupt as e:
                 self._end_progress()
+                self._said_before(e, position)
                 self.print(line("cancelled", "bad"))
                 self._drop_paste()
                 continue
             except ValueError as e:
                 self._end_progress()
+                self._said_before(e, position)
                 self.print(line(error_text(e, s.ascii), "error"))
                 self._drop_paste()  # the pasted moves after a failing one were meant for another position
                 continue

@@ -577,3 +577,40 @@ def test_the_coach_on_again_on_a_dumb_terminal_says_its_verdict_again(monkeypatc
     text = out.getvalue()
     assert len(re.findall(r"^winnable: \d+ moves$", text, re.M)) == 2  # at the deal, and after 'coach on'
     assert "the coach is on: its verdict shows after each move" in text
+
+
+# --- a line of several commands ----------------------------------------------------------------
+
+
+def test_a_failing_command_on_a_line_still_shows_what_those_before_it_did():
+    """'d; d; w f9': the two deals are made (the record has them); the layout they led to is shown
+    before the error, as if typed one a line. It once showed only the error."""
+    r = run_shell("d; d; w f9" + ENTER + "quit" + ENTER)
+    assert r.moves == ["d", "d"]
+    texts = [plain(f) for f in r.printed]
+    error = next(i for i, t in enumerate(texts) if "foundation 9" in t)
+    assert re.search(r"waste\s+2♦", texts[error - 1]), texts[error - 1]
+
+
+def test_a_game_lost_by_the_moves_before_a_failing_one_is_said_lost():
+    """Calculation deal 7: sixty 'w p1' lose it at the 48th (the pile takes the rest); the 49th
+    fails. The loss is announced, then the error."""
+    from musical_cli.games import game_named
+
+    s = Session(game_named("calculation"), DealNumber(7), interactive=True)
+    r = run_shell("; ".join(["w p1"] * 60) + ENTER + "quit" + ENTER, s)
+    assert s.outcome() is Outcome.LOST and len(r.moves) == 96  # 48 placements, 48 cards turned up
+    text = r.text
+    assert "the game is lost" in text and text.index("the game is lost") < text.index("the waste is empty")
+
+
+def test_what_a_command_says_comes_after_the_layout_of_the_moves_before_it():
+    """'d; d; d; moves': the layout after the three deals, then the legal moves from there (they
+    once came first, above a layout they did not belong to)."""
+    s = session()
+    reply = execute(s, "d; d; d; moves")
+    assert not reply.show  # the layout is in the text, in its place
+    text = plain(reply.out)
+    assert re.search(r"waste\s+\S+", text) and text.index("stock 41") < text.index("legal")
+    one = execute(session(), "d")
+    assert one.show and not one.out  # a lone move still leaves the layout to the shell
