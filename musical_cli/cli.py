@@ -855,7 +855,13 @@ def cmd_history(args: argparse.Namespace) -> int:
             print("no game recorded yet", file=sys.stderr if args.json else sys.stdout)
             return 0
         # Opened for writing only to bring an old file's schema up to date; no game is written.
-        store = Store.open(create=False)
+        # Where it cannot be written (a read-only disk), it is read as it is.
+        try:
+            store = Store.open(create=False)
+        except StoreError as e:
+            if e.kind != "unavailable" or e.locked:
+                raise
+            store = Store.open_for_reading()
     except StoreError as e:
         raise FileError(str(e)) from None
     try:

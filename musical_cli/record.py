@@ -89,9 +89,11 @@ class RecordError(ValueError):
 class Recorder:
     """Writes one shell's games to the store (its commands are in :mod:`.record_commands`)."""
 
-    def __init__(self, store: Store | None, why_not: str | None = None, offer: bool = True, quiet: bool = False):
+    def __init__(self, store: Store | None, why_not: str | None = None, offer: bool = True, quiet: bool = False,
+                 refused: bool = False):
         self.store = store
         self.why_not = why_not  # why nothing is recorded (shown by 'record')
+        self.refused = refused  # the player said not to record (--no-record): nor is it read
         self.offer = offer  # say at start when an unfinished game waits ('musical' without --seed)
         # Warnings to show once the shell can print them; an opt-out is no warning.
         self.pending: list[tuple[str, str]] = [(why_not, "bad")] if why_not and not quiet else []
@@ -115,7 +117,7 @@ class Recorder:
     def open(cls, path: Path | None = None, no_record: bool = False, offer: bool = True) -> Recorder:
         refused = recording_refused(no_record)
         if refused:
-            return cls(None, f"this shell does not record ({refused})", offer=False, quiet=True)
+            return cls(None, f"this shell does not record ({refused})", offer=False, quiet=True, refused=True)
         store, why = open_store(path)
         return cls(store, why, offer)
 
@@ -339,7 +341,7 @@ class Recorder:
         A record that cannot be written (read-only, say) is read for the game, which is then
         played unrecorded, the one-line warning said; nothing to resume is an error."""
         if self.store is None:
-            if recording_refused():
+            if self.refused:
                 return f"nothing to resume: {self.why_not}"
             return self._resume_unrecorded()
         row = self.unfinished()
@@ -371,9 +373,12 @@ class Recorder:
         finally:
             store.close()
         try:
-            self.pending.append((self._take(row, line, bind=False), "hint"))
+            resumed = self._take(row, line, bind=False)
         except RecordError as e:
             return str(e)
+        # One line, not two: the resumed game's says it is not recorded ('record' says why).
+        self.pending = [(text, style) for text, style in self.pending if text != self.why_not]
+        self.pending.append((resumed, "hint"))
         return None
 
     def resume(self, row: GameRow) -> str:

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from .commands import CommandError, Reply, Session, command, confirm_abandon, count_arg
@@ -20,7 +22,7 @@ from .record import (
     when,
 )
 from .render import plural
-from .store import StoreError, duration, figures, held_elsewhere, rules_key, summarise
+from .store import Store, StoreError, duration, figures, held_elsewhere, rules_key, summarise
 
 
 @command("resume", "resume [@ID]", "go on with the unfinished game of the record (or game ID)",
@@ -133,19 +135,41 @@ def resume_command(session: Any, args: list[str]):
         raise CommandError(str(e)) from None
 
 
+@contextmanager
+def _reading(recorder: Recorder) -> Iterator[Store]:
+    """The record to read from: the shell's own or, where it cannot be written (a read-only
+    disk: the shell plays unrecorded), the file opened only to read it. CommandError says why
+    there is none."""
+    own = recorder.store
+    try:
+        if own is None:
+            if recorder.refused:
+                raise CommandError(f"no record: {recorder.why_not}")
+            try:
+                store = Store.open_for_reading()
+            except StoreError as e:
+                raise CommandError(f"no record: {recorder.why_not or e}") from None
+        else:
+            store = own
+        try:
+            yield store
+        finally:
+            if own is None:
+                store.close()
+    except StoreError as e:
+        if own is not None:
+            recorder._fail(e)
+        raise CommandError(str(e)) from None
+
+
 def history_command(session: Any, args: list[str]):
     if [a.lower() for a in args] == ["--stats"]:  # as on the command line: the figures
         return stats_command(session, ["all"])
     recorder = _recorder(session)
     limit = count_arg(args, "history [N]") if args else HISTORY_LIMIT
-    if recorder.store is None:
-        raise CommandError(f"no record: {recorder.why_not}")
-    try:
-        rows = recorder.store.games(limit=limit)
-        total = recorder.store.count()
-    except StoreError as e:
-        recorder._fail(e)
-        raise CommandError(str(e)) from None
+    with _reading(recorder) as store:
+        rows = store.games(limit=limit)
+        total = store.count()
     reply = Reply()
     if not rows:
         return reply.say("no game recorded yet")
@@ -193,13 +217,8 @@ def stats_command(session: Any, args: list[str]):
     if words not in ([], ["all"]):
         raise CommandError("usage: stats [all]")
     recorder = _recorder(session)
-    if recorder.store is None:
-        raise CommandError(f"no record: {recorder.why_not}")
-    try:
-        rows = recorder.store.games()
-    except StoreError as e:
-        recorder._fail(e)
-        raise CommandError(str(e)) from None
+    with _reading(recorder) as store:
+        rows = store.games()
     reply = Reply()
     if words:
         if not rows:

@@ -133,7 +133,17 @@ def _is_corrupt(e: sqlite3.Error) -> bool:
 def _error(e: sqlite3.Error, path: Path) -> StoreError:
     if _is_corrupt(e):
         return StoreError("corrupt", f"the record {path} is damaged ({e})", path)
-    error = StoreError("unavailable", f"the record {path} cannot be used: {e}", path)
+    why = str(e)
+    if "readonly" in why.replace("-", "").replace(" ", "") or "unable to open" in why:
+        # SQLite's own words name no cause: a file that cannot be opened for writing is most
+        # often a read-only file or directory (WAL mode makes files beside the record).
+        for place in (path, path.parent):
+            if place.exists() and not os.access(place, os.W_OK):
+                kind = "directory" if place.is_dir() else "file"
+                why = f"{place} is a read-only {kind}"
+                break
+    text = f"the record {path} cannot be used: {e}" if why == str(e) else f"the record {path} cannot be written: {why}"
+    error = StoreError("unavailable", text, path)
     error.locked = "locked" in str(e) or "busy" in str(e)
     return error
 

@@ -5,6 +5,7 @@ line."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 
@@ -191,7 +192,10 @@ def test_leaving_with_a_game_in_play_says_how_to_go_on(data):
 
 
 @pytest.mark.skipif(shutil.which("chattr") is None, reason="needs chattr to make a file read-only for root")
-def test_resume_on_a_record_that_cannot_be_written_plays_unrecorded(data):
+def test_resume_on_a_record_that_cannot_be_written_plays_unrecorded(data, capsys):
+    """A read-only record (file and directory): --resume plays its game unrecorded, saying so in
+    one line, and every reading command still reads it (found by a new-user audit: history and
+    stats refused with SQLite's "unable to open database file")."""
     p = Played(deal=3)
     p("d;d")
     p.close()
@@ -202,10 +206,17 @@ def test_resume_on_a_record_that_cannot_be_written_plays_unrecorded(data):
         problem = q.recorder.resume_at_start()
         assert problem is None
         lines = [text for text, _ in q.recorder.opening_lines()]
-        assert any("unrecorded" in text for text in lines)
-        assert any("resumed game @1" in text and "not recorded" in text for text in lines)
+        # one line, as the man page says (it was two: "cannot be used ... unrecorded", then this)
+        assert len(lines) == 1 and "resumed game @1" in lines[0] and "not recorded" in lines[0], lines
         assert q.session.deal.text == "3" and len(q.session.moves) == 2
+        assert "read-only" in q("record")  # why, in words: SQLite's were "unable to open database file"
+        # the record can be read: the shell's history and stats, and the command line's
+        assert re.search(r"^@1 .* 3 .*in play", q("history"), re.M), q("history")
+        assert "played" in q("stats all").lower()
         q.close()
+        for argv in (["history"], ["history", "--stats"], ["history", "--json"]):
+            status, out, err = cli(capsys, *argv)
+            assert status == 0 and err == "" and out, (argv, out, err)
     finally:
         subprocess.run(["chattr", "-i", str(data)], check=False)
         if how == "chattr":
