@@ -196,8 +196,10 @@ def record_command(session: Any, args: list[str]):
     if row is None:
         raise CommandError(f"game @{recorder.game_id} is no longer in the record")
     verdict = {"won": "the solver has proven the deal can be won",
-               "lost": "the solver has proven the deal cannot be won"}.get(row.verdict or "",
+               "lost": "the solver has proven the deal cannot be won"}.get(row.deal_verdict or "",
                                                                            "the solver has not decided the deal")
+    if row.rating is not None:  # the game is over: its rating may be told
+        verdict += f" (rated {row.rating})"
     by = {"player": "played by you", "solver": "finished by the solver ('solve play'): not counted as yours",
           "loaded": "loaded with its moves: not counted as yours", None: "played by you"}[row.how]
     if row.coach:

@@ -221,6 +221,20 @@ class GameRow:
         return ", ".join(f"{k} {v}" for k, v in self.rules.items())
 
     @property
+    def rating(self) -> str | None:
+        """The deal's difficulty, once the game is over: in play it would give the game away."""
+        return None if self.result == "in play" else self.difficulty
+
+    @property
+    def deal_verdict(self) -> str | None:
+        """Whether the deal can be won ('won', 'lost'), as far as the solver has proven it: its
+        verdict when asked in the game, else, once the game is over, what the deal's rating
+        proves (easy, medium and hard deals were won by the solver; a lost one was proven lost)."""
+        if self.verdict is not None:
+            return self.verdict
+        return {"easy": "won", "medium": "won", "hard": "won", "lost": "lost"}.get(self.rating or "")
+
+    @property
     def resumable(self) -> bool:
         """In play with a line to go on with: a game undone to its start still has its redo moves."""
         return self.result == "in play" and (self.moves > 0 or self.plies > 0)
@@ -229,9 +243,8 @@ class GameRow:
         return {"id": self.id, "game": self.game, "deal": int(self.deal) if self.deal.isdigit() else self.deal,
                 "rules": self.rules, "started": iso(self.started), "last_played": iso(self.last_played),
                 "result": self.result, "moves": self.player_moves, "undos": self.undos, "hints": self.hints,
-                "seconds": round(self.seconds), "verdict": self.verdict, "played_by": self.how,
-                # the rating only once the game is over: in play it would give the game away
-                "coach": self.coach, "difficulty": None if self.result == "in play" else self.difficulty}
+                "seconds": round(self.seconds), "verdict": self.deal_verdict, "played_by": self.how,
+                "coach": self.coach, "difficulty": self.rating}
 
 
 def iso(t: float) -> str:

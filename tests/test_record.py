@@ -13,6 +13,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -914,3 +915,24 @@ def test_the_rating_gives_way_while_the_shell_is_busy(data):
     busy.clear()
     rater.wait(60)
     assert found == [rating(CALCULATION, s.rules, s.states[0])]
+
+
+def test_a_rating_is_a_verdict_once_the_game_is_over(data):
+    """A deal rated easy, medium or hard was won by the solver; 'record' and history --json once
+    said "not decided" (verdict null) beside a rating of medium (found by a new-user audit). In
+    play neither tells: the rating would give the game away."""
+    from musical_cli.games.calculation.rules import CALCULATION
+
+    p = Played(game=CALCULATION, deal=7)
+    p.recorder.rated((CALCULATION.name, p.session.rules, p.session.deal), "medium")
+    p("w p1")
+    assert "has not decided" in p("record") and "medium" not in p("record")
+    assert p.row().to_json()["verdict"] is None and p.row().to_json()["difficulty"] is None
+    p("; ".join(["w p1"] * 47))  # the pile takes every card: lost
+    assert p.session.outcome() is Outcome.LOST
+    assert "the solver has proven the deal can be won (rated medium)" in p("record")
+    assert p.row().to_json()["verdict"] == "won" and p.row().to_json()["difficulty"] == "medium"
+    row = p.row()
+    for rating, verdict in (("easy", "won"), ("hard", "won"), ("lost", "lost"), ("unknown", None), (None, None)):
+        assert replace(row, verdict=None, difficulty=rating).deal_verdict == verdict
+    assert replace(row, verdict="won", difficulty="lost", result="in play").deal_verdict == "won"  # asked in play
