@@ -26,7 +26,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .game import Game, Outcome
@@ -278,6 +278,27 @@ class Review:
     @property
     def complete(self) -> bool:
         return self.start != UNKNOWN and all(UNKNOWN not in (p.before, p.after) for p in self.plies)
+
+    def in_steps(self, counts: Callable[[Move], bool]) -> Review:
+        """The review as the shell of a game that turns its cards up by itself shows the game:
+        each card turned up (a move ``counts`` says is not the player's) joined to the move
+        before it, whose verdict after it then is (the two were one step: 'undo' takes both
+        back), and the moves numbered as the status line counts them. A card turned up before
+        any move, the opening's, is part of the deal."""
+        plies: list[Ply] = []
+        ends: list[int] = []  # the original ply of each row's last move
+        counted = [0]  # counted[i]: the player's moves among the first i moves of the line in hand
+        for p in self.plies:
+            del counted[p.ply:]  # the line as it stood when this move was made (undos cut it)
+            mine = counts(p.move)
+            counted.append(counted[-1] + mine)
+            if mine:
+                plies.append(replace(p, ply=counted[-1]))
+                ends.append(p.ply)
+            elif plies and ends[-1] == p.ply - 1:
+                plies[-1] = replace(plies[-1], after=p.after)
+                ends[-1] = p.ply
+        return replace(self, plies=tuple(plies))
 
     def summary(self) -> dict[str, Any]:
         return {"summary": True, "start": self.start, "lost_from_the_deal": self.lost_from_the_deal,

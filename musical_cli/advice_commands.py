@@ -150,17 +150,20 @@ def _solve_cmd(session: Session, args: list[str]) -> Reply:
         return reply.say(f"undecided: the solver ran out of its {advice.SOLVE_BUDGET:g} s budget", "bad")
     if not solution.moves:
         return reply.say("the game is already won")
+    # The line as the player types it: in a game that turns its cards up by itself the shell
+    # makes those 'd' moves, and refuses them typed.
+    shown = tuple(m for m in solution.moves if session.counts(m))
     if not args:
-        reply.say(f"a win in {plural(len(solution.moves), 'move')}:", "hint")
-        for text in move_lines(session.state, solution.moves, session.width):
+        reply.say(f"a win in {plural(len(shown), 'move')}:", "hint")
+        for text in move_lines(session.state, shown, session.width):
             reply.say(text, "hint")
         return reply
     start = session.state
     session.how = "solver"  # the player's figures count this game apart from then on
     for move in solution.moves:
         session.play(move, turn_up=False)  # the line already holds its own deals
-    reply.say(f"played {plural(len(solution.moves), 'move')}:")
-    for text in move_lines(start, solution.moves, session.width):
+    reply.say(f"played {plural(len(shown), 'move')}:")
+    for text in move_lines(start, shown, session.width):
         reply.say(text)
     return after_move(session, reply)
 
@@ -258,6 +261,8 @@ def _review(session: Session, args: list[str]) -> Reply:
 
     got = advice.review(session.game, session.states[0], session.trail, advice.REVIEW_LIMIT,
                         advice.REVIEW_PROBE, known=session.solved, progress=report)
+    if session.interactive and session.game.auto_turn:
+        got = got.in_steps(session.counts)  # numbered as the status line counts the moves
     reply = Reply()
     for text, style in review_lines(got, session.game):
         reply.say(text, style)

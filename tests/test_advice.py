@@ -612,3 +612,46 @@ def test_musical_review_on_a_terminal_draws_its_line_without_escape_codes(tmp_pa
     assert drawn, repr(err)
     assert err.endswith("\r" + " " * max(len(d) - 1 for d in drawn) + "\r")
     assert "\x1b" not in err and "reviewing" not in out.read_text()
+
+
+def test_a_review_in_steps_joins_each_card_turned_up_to_the_move_before_it():
+    """Calculation's shell turns the next card up after each placement: its review shows one row
+    a placement (numbered as the status line counts), the verdict after it the one after the card
+    it turned up; a move taken back and made again keeps its number."""
+    from musical_cli.advice import Ply, Review
+    from musical_cli.moves import DEAL
+    from musical_cli.notation import parse_move
+
+    wp = {n: parse_move(f"w p{n}") for n in (1, 2, 3)}
+    plies = (Ply(1, DEAL, WON, WON), Ply(2, wp[1], WON, WON), Ply(3, DEAL, WON, WON),
+             Ply(4, wp[2], WON, WON, undone=True), Ply(5, DEAL, WON, LOST, undone=True),
+             Ply(4, wp[3], WON, UNKNOWN), Ply(5, DEAL, UNKNOWN, UNKNOWN))
+    got = Review(plies, WON).in_steps(lambda m: m != DEAL)
+    assert [(p.ply, str(p.move), p.before, p.after, p.undone) for p in got.plies] == [
+        (1, "w p1", WON, WON, False), (2, "w p2", WON, LOST, True), (2, "w p3", WON, UNKNOWN, False)]
+    assert [(p.ply, str(p.move)) for p in got.losing] == [(2, "w p2")]  # the step that lost it
+    same = Review(plies, WON).in_steps(lambda m: True)
+    assert same.plies == plies  # where every move is the player's, nothing changes
+
+
+def test_calculations_solve_in_the_shell_gives_a_line_the_shell_takes():
+    """The shell makes Calculation's 'd' moves itself and refuses them typed: 'solve' shows the
+    line without them (it once showed 'w p1 d w f1 d ...', which could not be typed), and that
+    line, typed, wins; 'review' numbers the moves as the status line does."""
+    from musical_cli.language import Session, execute
+    from musical_cli.render import plain
+
+    calculation = game_named("calculation")
+    s = Session(calculation, DealNumber(1), interactive=True)
+    out = plain(execute(s, "solve").out)
+    head, *rows = out.splitlines()
+    count = int(re.fullmatch(r"a win in (\d+) moves:", head).group(1))
+    moves = " ".join(rows).split()
+    line = [f"{a} {b}" for a, b in zip(moves[::2], moves[1::2], strict=True)]
+    assert len(line) == count and "d" not in moves
+    execute(s, "; ".join(line))
+    assert s.outcome() is Outcome.WON and s.move_count == count
+    t = Session(calculation, DealNumber(1), interactive=True)
+    execute(t, "; ".join(line[:3]))
+    rows = [r for r in plain(execute(t, "review").out).splitlines() if re.match(r"\s+\d+\. ", r)]
+    assert [r.split()[:3] for r in rows] == [[f"{i + 1}.", *m.split()] for i, m in enumerate(line[:3])]
