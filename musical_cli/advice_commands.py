@@ -271,10 +271,12 @@ def _review(session: Session, args: list[str]) -> Reply:
 
 @command("coach", "coach [on|off]", "the live verdict in the status line: winnable, lost or undecided",
          arguments=("on", "off"),
-         details="After each move the status line says whether the game can still be won (and in "
-                 "how many moves), is lost (and which undo wins again), or is undecided; it is "
-                 "searched for beside the prompt, so typing never waits. A move that loses a "
-                 "winnable game is announced. Off by default: it gives the game away, and the "
+         details="After each move the status line says whether the game can still be won (with "
+                 "the length of the winning line it found, which need not be the shortest: it "
+                 "changes from move to move), is lost (and which undo wins again), or is "
+                 "undecided; it is searched for beside the prompt, so typing never waits. A move "
+                 "that loses a winnable game is announced, and so is a loss found after an "
+                 "undecided position. Off by default: it gives the game away, and the "
                  "record counts the games played with it apart. In a game whose stock stays "
                  "hidden it gives a blind player's estimate instead. 'coach' alone says whether "
                  "it is on, and its verdict (a dumb terminal, with no status line, prints the "

@@ -21,7 +21,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from . import advice
-from .advice import LOST, WON, Limit
+from .advice import LOST, UNKNOWN, WON, Limit
 from .render import plural
 
 # One position's search: CPU seconds of the coach's thread (the prompt's thread is not counted).
@@ -30,6 +30,14 @@ LIVE_LIMIT = Limit(seconds=20.0)
 UNDO_SECONDS = 6.0
 UNDO_PROBE = 2.0
 LOST_MOVE = "that move lost the game: 'undo' takes it back"
+
+
+def lost_now(back: int | None) -> str:
+    """The line for a game found lost after a position the coach left undecided: which move lost
+    it is not proven, but how far to undo may be."""
+    if back is not None and back > 0:
+        return f"the game is lost now: 'undo {back}' gets back to a position that can be won"
+    return "the game is lost now (no earlier position was proven winnable in time)"
 RATER_PAUSE = 0.05  # seconds the rating's search waits at a time while the shell is busy
 
 
@@ -51,7 +59,8 @@ class Live:
         if self.kind == "thinking":
             return "coach: thinking..."
         if self.kind == "won":
-            return f"winnable: {plural(self.moves or 0, 'move')}"
+            # no move left to make: the game is won ("winnable: 0 moves" said it oddly)
+            return f"winnable: {plural(self.moves, 'move')}" if self.moves else "won"
         if self.kind == "lost":
             return f"lost: 'undo {self.undo}' wins" if self.undo else "lost"
         if self.kind == "estimate" and self.estimate is not None:
@@ -172,10 +181,17 @@ class Coach(_Beside):
             return
         if not self._publish(stop, Live("lost")):
             return
+        # The move to here is said in a line when it lost a winnable game; when the position
+        # before it was undecided, the loss is said once its undo is known (a player who does
+        # not watch the status line learns it too), never again from a position proven lost.
+        tell_later = False
         if previous is not None:
             before = snap.solved.get(previous) or advice.analyse(game, previous, Limit(seconds=UNDO_PROBE), stop=stop)
-            if before.result == WON and not stop.is_set():
+            if stop.is_set():
+                return
+            if before.result == WON:
                 self.announce(LOST_MOVE)
+            tell_later = before.result == UNKNOWN
 
         def cancel(nodes: int, seconds: float) -> None:
             if stop.is_set():
@@ -186,6 +202,8 @@ class Coach(_Beside):
                                                lost_here=True)
         if back is not None and back > 0:
             self._publish(stop, Live("lost", undo=back))
+        if tell_later and not stop.is_set():
+            self.announce(lost_now(back))
 
 
 class Rater(_Beside):

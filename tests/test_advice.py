@@ -655,3 +655,46 @@ def test_calculations_solve_in_the_shell_gives_a_line_the_shell_takes():
     execute(t, "; ".join(line[:3]))
     rows = [r for r in plain(execute(t, "review").out).splitlines() if re.match(r"\s+\d+\. ", r)]
     assert [r.split()[:3] for r in rows] == [[f"{i + 1}.", *m.split()] for i, m in enumerate(line[:3])]
+
+
+def test_the_coach_says_so_when_a_game_it_left_undecided_is_lost():
+    """A loss found after a position the coach left undecided is said in a line once its undo is
+    known (it was only in the status line: a new-user audit missed it), and not again from a
+    position proven lost."""
+    from musical_cli.language import Session, execute
+    from musical_cli.live import lost_now
+
+    rules, line, i, wrong = _deal4_lost()
+    s = Session(MUSICAL, DealNumber(4), rules, interactive=True)
+    s.coach = True
+    coach, said = _coach(s)
+    execute(s, "; ".join(str(m) for m in line[:i]))
+    s.solved[s.state] = advice.Verdict(UNKNOWN)  # as if its search had run out of time there
+    coach.update()
+    coach.wait(60)
+    assert coach.status() == "undecided" and said == []
+    execute(s, str(wrong))
+    coach.update()
+    coach.wait(60)
+    assert coach.status() == "lost: 'undo 1' wins"
+    assert said == [lost_now(1)] == ["the game is lost now: 'undo 1' gets back to a position that can be won"]
+    execute(s, str(MUSICAL.legal_moves(s.state)[0]))
+    coach.update()
+    coach.wait(60)
+    assert coach.status().startswith("lost") and len(said) == 1
+
+
+def test_the_coach_says_won_once_the_game_is_won():
+    from musical_cli.language import Session, execute
+    from musical_cli.live import Live
+
+    assert Live("won", moves=0).text() == "won" and Live("won", moves=1).text() == "winnable: 1 move"
+    s = Session(MUSICAL, DealNumber(4), MusicalRules(1), interactive=True)
+    line = _line(MUSICAL, s.state)
+    execute(s, "; ".join(str(m) for m in line))
+    assert s.outcome() is Outcome.WON
+    s.coach = True
+    coach, _ = _coach(s)
+    coach.update()
+    coach.wait(60)
+    assert coach.status() == "won"  # it said "winnable: 0 moves"
