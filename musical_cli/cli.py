@@ -214,7 +214,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("stats", help="how winnable the game is over many deals",
                        description="Solve (or, with --player blind, play) many deals and report how many "
                                    "are won, lost or undecided, and how long they took: N is deal N, A-B "
-                                   "the deals A to B (give as many as you like).")
+                                   "the deals A to B (give as many as you like); the figures of your own "
+                                   "games are 'musical history --stats'.")
     p.add_argument("deals", nargs="*", metavar="N|A-B", type=_deal_range,
                    help="a deal number (1 up to 10^20, or msN), or a range of them A-B")
     p.add_argument("--workers", metavar="W", type=int, default=None,
@@ -239,6 +240,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("history", help="the games of the record, and the player's figures",
                        description="List the games of the player's record, newest first; with --stats, "
                                    "the player's figures; with --export, write them out as transcripts.")
+    p.add_argument("count", nargs="?", metavar="N", type=_limit, default=None,
+                   help="the N newest games, as the shell's 'history N' (the same as --limit N)")
     p.add_argument("--game", type=_game_name, default=None, metavar="GAME", help="only this game")
     p.add_argument("--limit", metavar="N", type=_limit, default=None,
                    help=f"the N newest games (default: {HISTORY_DEFAULT} listed, all exported)")
@@ -716,7 +719,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
             raise UsageError(f"--from reports on the files as they are: {given[0]} goes with a run, "
                              "not with --from")
     elif not args.deals:
-        raise UsageError("which deals? give N or A-B (or --from FILE to report on a results file)")
+        raise UsageError("which deals? give N or A-B (or --from FILE to report on a results file); "
+                         "your own games' figures are 'musical history --stats'")
     # Ctrl-C, pressed any number of times, only asks the run to stop: the report still comes, then
     # exit status 130 (issue 12, item 4); presses after that are ignored until the program exits.
     with catching_interrupts(then_ignore=True) as interrupts:
@@ -850,6 +854,10 @@ def cmd_history(args: argparse.Namespace) -> int:
 
     if args.stats and args.export:
         raise UsageError("give --stats or --export, not both")
+    if args.count is not None:
+        if args.limit is not None and args.limit != args.count:
+            raise UsageError(f"give N or --limit N, not both ({args.count} and --limit {args.limit})")
+        args.limit = args.count
     try:
         if not default_path().exists():
             print("no game recorded yet", file=sys.stderr if args.json else sys.stdout)

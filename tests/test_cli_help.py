@@ -40,10 +40,12 @@ def test_stats_help_says_what_it_does_and_what_a_range_is(capsys):
     assert "deals" in text and "won" in text
     assert "A-B the deals A to B" in text
     assert "N is deal N" in text
+    assert "musical history --stats" in text  # the player's own figures are elsewhere: say where
 
 
 @pytest.mark.parametrize("argv, name, message", [
-    (["stats"], "stats", "which deals?"),
+    (["stats"], "stats", "which deals? give N or A-B (or --from FILE to report on a results file); your own "
+                         "games' figures are 'musical history --stats'"),
     (["stats", "--from", "x.jsonl", "1"], "stats", "--from reports on the files"),
     (["solve"], "solve", "which deal?"),
     (["solve", "--wrap", "--seed", "1"], "solve", "--wrap is a rule option of crazy-quilt"),

@@ -515,6 +515,9 @@ def test_musical_history(capsys, played):
     assert max(map(len, lines)) < 80
     status, out, _ = cli(capsys, "history", "--game", "musical", "--limit", "2")
     assert [line.split()[0] for line in out.splitlines()[1:]] == ["@3", "@2", "(1"]
+    assert cli(capsys, "history", "--game", "musical", "2")[1] == out  # N alone, as in the shell
+    status, _, err = cli(capsys, "history", "2", "--limit", "3")
+    assert status == 2 and "not both" in err
     status, out, _ = cli(capsys, "history", "--json")
     games = [json.loads(line) for line in out.splitlines()]
     assert [g["id"] for g in games] == [4, 3, 2, 1]
