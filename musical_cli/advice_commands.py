@@ -234,8 +234,9 @@ def review_summary(result: Any, game: Any) -> list[tuple[str, str]]:
             out.append(("undecided from the deal: the solver proved neither a win nor a loss "
                         "from the start in time.", "bad"))
         if undecided:
-            out.append((f"{plural(undecided, 'move')} with a verdict left undecided (the search ran "
-                        "out of time): no move is named where it is not proven.", "bad"))
+            why = "the review was stopped" if result.stopped else "the search ran out of time"
+            out.append((f"{plural(undecided, 'move')} with a verdict left undecided ({why}): no move "
+                        "is named where it is not proven.", "bad"))
     if result.read_stock:
         out.append((f"(the review read {game.title}'s stock, which stays hidden in play)", "dim"))
     return out

@@ -360,7 +360,9 @@ def confirm_abandon(session: Session, doing: str) -> None:
         return
     moves = plural(session.move_count, "move")  # as the status line counts them
     recorded = session.recorder is not None and getattr(session.recorder, "store", None) is not None
-    fate = "it counts as abandoned" if recorded else "it is not recorded, so it cannot be resumed"
+    own = session.how == "player" and not session.coached
+    fate = ("it counts as abandoned" if own else "it is recorded as abandoned (counted apart from your own games)") \
+        if recorded else "it is not recorded, so it cannot be resumed"
     if not session.confirm(f"Deal {session.deal} is in play ({moves}); {doing} ends it and {fate}. "
                            "End it? [y/N] "):
         raise Declined(f"kept deal {session.deal} in hand ({moves})")

@@ -131,6 +131,10 @@ def _new(session: Session, args: list[str]) -> Reply:
         session.difficulty = session.chosen = wanted
         return Reply(show=True).say(f"deal {deal} (rated {wanted})")
     if len(args) > 1:
+        words = [a.lower() for a in args]
+        if "--winnable" in words and "--difficulty" in words:
+            raise CommandError("new --winnable or new --difficulty D, not both: a deal of any rating but "
+                               "'lost' is winnable")
         raise CommandError("usage: new [N|--winnable|--difficulty D]")
     if args and args[0].lower() == "--winnable":
         from . import advice

@@ -698,3 +698,16 @@ def test_the_coach_says_won_once_the_game_is_won():
     coach.update()
     coach.wait(60)
     assert coach.status() == "won"  # it said "winnable: 0 moves"
+
+
+def test_a_stopped_review_says_so_not_that_time_ran_out():
+    from musical_cli.advice import Ply, Review
+    from musical_cli.advice_commands import review_summary
+    from musical_cli.moves import DEAL
+
+    plies = (Ply(1, DEAL, WON, UNKNOWN),)
+    stopped = [t for t, _ in review_summary(Review(plies, WON, stopped=True), MUSICAL)]
+    assert stopped[0] == "stopped: the verdicts found so far."
+    assert "(the review was stopped)" in stopped[1] and "ran out of time" not in stopped[1]
+    timed = [t for t, _ in review_summary(Review(plies, WON), MUSICAL)]
+    assert "(the search ran out of time)" in timed[0]

@@ -14,7 +14,7 @@ from lines import run_main, winning_line
 from test_cli import cli  # main() in this process: (status, stdout, stderr)
 from test_record import Played, _read_only, reopen
 
-from musical_cli.commands import Declined
+from musical_cli.commands import CommandError, Declined
 from musical_cli.games.calculation.rules import CALCULATION
 from musical_cli.games.musical.rules import MUSICAL, MusicalRules
 from musical_cli.record import Recorder
@@ -263,3 +263,23 @@ def test_the_question_counts_the_players_moves_in_calculation(data):
     with pytest.raises(Declined, match=r"kept deal 5 in hand \(1 move\)"):
         p("new 6")
     assert "Deal 5 is in play (1 move)" in asked[0]
+
+
+def test_ending_a_coached_game_says_it_is_counted_apart(data):
+    """The question before 'new' once said a coached game "counts as abandoned": it is recorded
+    so, but counted apart from the player's own games (new-user audit)."""
+    p = Played(deal=7, offer=False)
+    asked: list[str] = []
+    p.session.confirm = lambda q: asked.append(q) or False
+    p("coach on; d")
+    with pytest.raises(Declined):
+        p("new 4")
+    assert "recorded as abandoned (counted apart from your own games)" in asked[0], asked
+    p.session.coach = False
+    p.session.coached = False
+    p.session.how = "solver"
+    with pytest.raises(Declined):
+        p("new 4")
+    assert "counted apart" in asked[1]
+    with pytest.raises(CommandError, match="not both"):
+        p("new --winnable --difficulty hard")
