@@ -424,3 +424,45 @@ class CalculationMachine(RuleBasedStateMachine):
 
 CalculationMachine.TestCase.settings = settings(max_examples=40, stateful_step_count=60, deadline=None)
 TestCalculationMachine = CalculationMachine.TestCase
+
+
+# --- the layout on a 24-row screen ---------------------------------------------------------------
+
+
+def _fits_and_shows_every_pile_card(state) -> None:
+    from musical_cli.render import layout, plain
+
+    text = plain(layout(CALCULATION, state, "1", 0))
+    lines = text.splitlines()
+    # with the prompt and the status toolbar, the title stays on a 24-row screen
+    assert len(lines) <= 21, text
+    assert max(map(len, lines)) < 80, text
+    assert all(line == line.rstrip() for line in lines), text
+    shown = [w for line in lines[3:] for w in line.split() if w[-1] in "♣♦♥♠"]
+    expected = [c for pile in state.piles for c in pile] + ([state.waste_top] if state.waste_top else [])
+    assert sorted(shown) == sorted(c.text() for c in expected), text  # every card, none cut
+
+
+@settings(max_examples=60)
+@given(deal_numbers, rules_strategy, st.data())
+def test_the_layout_fits_24_rows_however_deep_the_piles(deal, rules, data):
+    """The piles are columns until one is deeper than TALL, then rows: a pile of 20 cards once
+    pushed the title off a 24-row screen (new-user audit). Mostly pile placements, to grow them."""
+    state = CALCULATION.opening(deal, rules)
+    pile = data.draw(st.integers(1, rules.piles), label="favourite pile")
+    for _ in range(data.draw(st.integers(0, 110), label="length")):
+        legal = CALCULATION.legal_moves(state)
+        if not legal:
+            break
+        onto = [m for m in legal if str(m) == f"w p{pile}"]
+        move = onto[0] if onto and data.draw(st.booleans()) else data.draw(st.sampled_from(legal))
+        state = CALCULATION.apply(state, move)
+        _fits_and_shows_every_pile_card(state)
+
+
+def test_one_pile_of_every_card_fits():
+    state = CALCULATION.opening(DealNumber(7))
+    while any(str(m) == "w p1" for m in CALCULATION.legal_moves(state)) or DEAL in CALCULATION.legal_moves(state):
+        state = CALCULATION.apply(state, DEAL if DEAL in CALCULATION.legal_moves(state) else Transfer(W, P(1)))
+    assert len(state.piles[0]) == 48
+    _fits_and_shows_every_pile_card(state)
