@@ -10,7 +10,9 @@ player that plays a card when it can (mostly), until the game ends or 150 moves:
 game a player loses somewhere along the way. The positions for the live verdict are those of
 these games. A verdict appears when the search decides or reaches the coach's limit
 (musical_cli.live.LIVE_LIMIT): the time to a decided verdict and the share left undecided are
-given apart. In Calculation the live coach gives the blind estimate, timed as such.
+given apart. In Calculation the live coach gives the blind player's estimate, which appears
+with its first batch of deals played out and is refined after: the first batch is timed at
+every position, the whole estimate at every tenth.
 """
 
 from __future__ import annotations
@@ -46,6 +48,21 @@ def recorded_style(game, deal: int):
     return states, moves
 
 
+def time_estimate(game, state, whole: bool) -> tuple[float, float]:
+    """CPU seconds of this thread to the blind estimate's first batch, and to its end (the
+    estimate stops at its first batch unless ``whole``)."""
+    cpu = time.thread_time()
+    first: list[float] = []
+
+    def partial(wins: int, tries: int) -> None:
+        if not first:
+            first.append(time.thread_time() - cpu)
+
+    game.blind_estimate(state, stopped=lambda: bool(first) and not whole, partial=partial)
+    spent = time.thread_time() - cpu
+    return (first[0] if first else spent), spent
+
+
 def percentile(values: list[float], p: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, int(p * len(values)))]
@@ -79,23 +96,31 @@ def main() -> None:
         rng = random.Random(f"positions|{name}")
         pool = [s for states, _ in games for s in states if game.legal_moves(s)]
         positions = [pool[rng.randrange(len(pool))] for _ in range(args.positions)]
-        decided, undecided = [], 0
-        for state in positions:
+        decided, undecided, whole = [], 0, []
+        for k, state in enumerate(positions):
             cpu = time.thread_time()
             if game.hint_is_blind:
-                game.blind_estimate(state)
-                decided.append(time.thread_time() - cpu)
+                # The estimate appears with its first batch (the status line shows it, then its
+                # refinements): that is timed at every position, the whole estimate at a tenth.
+                full = k % 10 == 0
+                first, spent = time_estimate(game, state, whole=full)
+                decided.append(first)
+                if full:
+                    whole.append(spent)
                 continue
             got = analyse(game, state, Limit(seconds=args.limit))
             if got.decided:
                 decided.append(time.thread_time() - cpu)
             else:
                 undecided += 1
-        what = "blind estimate" if game.hint_is_blind else "live verdict"
+        what = "blind estimate (its first batch)" if game.hint_is_blind else "live verdict"
         if decided:
             print(f"{game.title}: {what} over {len(positions)} positions: {len(decided)} appeared, "
                   f"median {statistics.median(decided):.3f} s, 90th percentile {percentile(decided, 0.9):.3f} s "
                   f"of CPU time; {undecided} still undecided after {args.limit:g} s")
+            if whole:
+                print(f"{game.title}: the whole blind estimate over {len(whole)} of them: median "
+                      f"{statistics.median(whole):.2f} s, 90th percentile {percentile(whole, 0.9):.2f} s of CPU time")
         else:
             print(f"{game.title}: {what}: all {undecided} positions undecided after {args.limit:g} s")
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

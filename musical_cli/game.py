@@ -337,10 +337,13 @@ class Game(ABC):
         """``auto`` for a game whose stock stays hidden: moves safe on the visible cards alone."""
         return self._part("blind", "blind_safe_moves", f"{self.title} has no blind player")(state)
 
-    def blind_estimate(self, state: Any) -> tuple[int, int]:
-        """The live coach's estimate for a game whose stock stays hidden: (wins, tries) of a
-        player that knows only the cards seen, over orders the unseen cards may lie in."""
-        return self._part("blind", "blind_estimate", f"{self.title} has no blind player")(state)
+    def blind_estimate(self, state: Any, stopped: Callable[[], bool] | None = None,
+                       partial: Callable[[int, int], None] | None = None) -> tuple[int, int]:
+        """The live coach's estimate for a game whose stock stays hidden: (wins, tries) of the
+        blind player, which knows only the cards seen, over orders the unseen cards may lie in;
+        ``partial(wins, tries)`` on the way, and an early end (with what it has) once ``stopped()``."""
+        return self._part("blind", "blind_estimate", f"{self.title} has no blind player")(
+            state, stopped=stopped, partial=partial)
 
     def blind_play(self, state: Any, progress: Callable[[int, float], None] | None = None
                    ) -> tuple[bool, tuple[Move, ...]]:

@@ -53,6 +53,7 @@ class Live:
     moves: int | None = None  # won: the length of the winning line found
     undo: int | None = None  # lost: the undo steps back to a winnable position, when known
     estimate: tuple[int, int] | None = None  # (wins, tries) of the blind player
+    partial: bool = False  # the estimate is on its way: more tries to come
 
     def text(self) -> str:
         """Short: it shares the status line with the position's own status."""
@@ -65,7 +66,10 @@ class Live:
             return f"lost: 'undo {self.undo}' wins" if self.undo else "lost"
         if self.kind == "estimate" and self.estimate is not None:
             wins, tries = self.estimate
-            return f"estimate: {round(100 * wins / tries)}% win"
+            if not tries:
+                return "estimate: none yet"
+            # how many deals it stands on: 30 tries leave it within 15 points or so either way
+            return f"estimate: {round(100 * wins / tries)}% win ({wins} of {tries}{'...' if self.partial else ''})"
         if self.kind == "none":
             return "coach: no solver"
         return "undecided"
@@ -164,7 +168,11 @@ class Coach(_Beside):
             self._publish(stop, Live("none"))
             return
         if game.hint_is_blind:
-            self._publish(stop, Live("estimate", estimate=game.blind_estimate(state)))
+            def partial(wins: int, tries: int) -> None:
+                self._publish(stop, Live("estimate", estimate=(wins, tries), partial=True))
+
+            got = game.blind_estimate(state, stopped=stop.is_set, partial=partial)
+            self._publish(stop, Live("estimate", estimate=got))
             return
         verdict = snap.solved.get(state)
         if verdict is None:
