@@ -105,6 +105,11 @@ class CrazyQuiltRules:
         for name in ("wrap", "reserves"):
             if not isinstance(getattr(self, name), bool):
                 raise RulesError(f"{name} must be yes or no")
+        if self.reserves and self.redeals != 1:
+            # Persian Rug has no stock and no waste: a number of redeals would mean nothing, and
+            # would only make a rule set of its own in the record, apart from Persian Rug's.
+            raise RulesError("redeals has no meaning in Persian Rug: it has no stock to "
+                             "turn over; leave it out")
 
     @property
     def variant(self) -> str:
