@@ -152,7 +152,8 @@ def _solve_cmd(session: Session, args: list[str]) -> Reply:
         return reply.say("the game is already won")
     # The line as the player types it: in a game that turns its cards up by itself the shell
     # makes those 'd' moves, and refuses them typed.
-    shown = tuple(m for m in solution.moves if session.counts(m))
+    # (a first 'd' stays: the waste is empty and the player turns the card up)
+    shown = tuple(m for i, m in enumerate(solution.moves) if i == 0 or session.counts(m))
     if not args:
         reply.say(f"a win in {plural(len(shown), 'move')}:", "hint")
         for text in move_lines(session.state, shown, session.width):
@@ -234,7 +235,8 @@ def review_summary(result: Any, game: Any) -> list[tuple[str, str]]:
             out.append(("undecided from the deal: the solver proved neither a win nor a loss "
                         "from the start in time.", "bad"))
         if undecided:
-            why = "the review was stopped" if result.stopped else "the search ran out of time"
+            why = "the search ran out of time, or the review was stopped" if result.stopped else \
+                "the search ran out of time"
             out.append((f"{plural(undecided, 'move')} with a verdict left undecided ({why}): no move "
                         "is named where it is not proven.", "bad"))
     if result.read_stock:

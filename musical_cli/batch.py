@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from .game import Outcome
-from .language import Session, announce_outcome, error_text, execute
+from .language import Session, announce_outcome, error_text, execute, said_before
 from .render import plain, plural, wrap
 from .transcript import (
     MAX_BYTES,
@@ -141,6 +141,12 @@ def run_batch(lines: Iterable[str], session: Session, out: TextIO, err: TextIO, 
         try:
             reply = execute(session, text)
         except ValueError as e:
+            done = said_before(e)  # what the commands before it on the line said ('d; save F; w f9')
+            if done.out:
+                out.write(plain(wrap(done.out, session.width)))
+            if done.asked:
+                out.write(plain(session.layout()))
+            out.flush()
             err.write(f"line {n}: {error_text(e, session.ascii)}\n")
             return EXIT_INVALID
         if reply.out:

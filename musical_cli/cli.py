@@ -680,8 +680,13 @@ def cmd_review(args: argparse.Namespace) -> int:
     states = list(record.states())
     bar = _ProgressLine(sys.stderr) if sys.stderr.isatty() else None
 
+    import time
+
+    started = time.monotonic()
+
     def progress(done: int, total: int) -> None:
-        bar.show(f"reviewing: {done} of {total} positions decided (Ctrl-C stops)")
+        bar.show(f"reviewing: {done} of {total} positions decided, {time.monotonic() - started:.1f} s "
+                 "(Ctrl-C stops)")
 
     try:
         got = review(record.game, states[0], trail_of(states, record.moves), REVIEW_LIMIT, REVIEW_PROBE,

@@ -120,6 +120,11 @@ class Session:
         self.chosen: str | None = None  # how the deal was chosen, for the layout's title: "winnable", "hard"
         if not moves:
             self._turn_up()
+        elif not self.undone and self._turn_up() and self.steps:
+            # A loaded line that ends on a placement (a transcript from batch mode, which turns
+            # nothing up by itself): the shell turns the next card up, as after any placement,
+            # with that move's step, so that the line the solver shows can be typed.
+            self.steps[-1] += 1
         self.notify("start")
 
     def _steps_of(self, moves: tuple[Move, ...]) -> list[int]:
@@ -352,6 +357,14 @@ def after_move(session: Session, reply: Reply) -> Reply:
     return reply
 
 
+def moves_text(session: Session) -> str:
+    """The game's moves in words, as the status line counts them ('2 moves'), and apart, in the
+    shell of a game that turns its cards up by itself, the cards it turned ('and 3 cards turned
+    up'): what 'save' and 'load' say."""
+    turned = len(session.moves) - session.counted(session.moves)
+    return plural(session.move_count, "move") + (f" and {plural(turned, 'card')} turned up" if turned else "")
+
+
 def confirm_abandon(session: Session, doing: str) -> None:
     """Before a command that ends the game in hand (``doing``: what it does instead): ask the
     player when the game is in play; Declined when the answer is no. The default answer keeps the
@@ -487,8 +500,8 @@ def execute(session: Session, text: str) -> Reply:
         before = session.layout() if reply.show and session.interactive else None
         try:
             got = execute_one(session, part)
-        except (ValueError, KeyboardInterrupt) as e:
-            e.said_before = reply  # type: ignore[union-attr]
+        except BaseException as e:  # an error, Ctrl-C, or a bug: the commands before it stay done
+            e.said_before = reply  # type: ignore[attr-defined]
             raise
         if before is not None and got.out and not got.show:
             reply.out += before

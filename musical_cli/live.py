@@ -34,8 +34,11 @@ LOST_MOVE = "that move lost the game: 'undo' takes it back"
 
 def lost_now(back: int | None) -> str:
     """The line for a game found lost after a position the coach left undecided: which move lost
-    it is not proven, but how far to undo may be."""
-    if back is not None and back > 0:
+    it is not proven, but how far to undo may be (``back`` as advice.undo_to_winnable gives it:
+    None when the deal is lost from its start, -1 when nothing earlier was proven in time)."""
+    if back is None:
+        return "the game is lost now, and the deal could not be won even from its start"
+    if back > 0:
         return f"the game is lost now: 'undo {back}' gets back to a position that can be won"
     return "the game is lost now (no earlier position was proven winnable in time)"
 RATER_PAUSE = 0.05  # seconds the rating's search waits at a time while the shell is busy

@@ -17,6 +17,7 @@ from .commands import (
     command,
     confirm_abandon,
     count_arg,
+    moves_text,
     no_args,
     play_text,
 )
@@ -115,6 +116,10 @@ def _show(session: Session, args: list[str]) -> Reply:
                  "--difficulty hard' (easy, medium, hard, lost) a random deal of that rating.",
          arguments=("--winnable", "--difficulty"))
 def _new(session: Session, args: list[str]) -> Reply:
+    words = [a.lower() for a in args]
+    if "--winnable" in words and "--difficulty" in words:
+        raise CommandError("new --winnable or new --difficulty D, not both: a deal of any rating but "
+                           "'lost' is winnable")
     if len(args) == 2 and args[0].lower() == "--difficulty":
         from . import advice
 
@@ -131,10 +136,6 @@ def _new(session: Session, args: list[str]) -> Reply:
         session.difficulty = session.chosen = wanted
         return Reply(show=True).say(f"deal {deal} (rated {wanted})")
     if len(args) > 1:
-        words = [a.lower() for a in args]
-        if "--winnable" in words and "--difficulty" in words:
-            raise CommandError("new --winnable or new --difficulty D, not both: a deal of any rating but "
-                               "'lost' is winnable")
         raise CommandError("usage: new [N|--winnable|--difficulty D]")
     if args and args[0].lower() == "--winnable":
         from . import advice
@@ -218,9 +219,7 @@ def _save(session: Session, args: list[str]) -> Reply:
         raise CommandError(f"cannot save to {path}: {e.strerror or e}") from None
     # The file holds every move, the cards a game turned up by itself too (as 'd' lines, which a
     # transcript needs); the player is told their own count, as the record counts them.
-    turned = len(session.moves) - session.counted(session.moves)
-    also = f" and {plural(turned, 'card')} turned up" if turned else ""
-    return Reply().say(f"saved {plural(session.counted(session.moves), 'move')}{also} to {path}")
+    return Reply().say(f"saved {moves_text(session)} to {path}")
 
 
 @command("load", "load FILE|@ID", "replace this game with the one in a transcript",
@@ -249,7 +248,8 @@ def _load(session: Session, args: list[str]) -> Reply:
     confirm_abandon(session, f"loading {path}")
     # Moves that came with the game are not the player's: it counts apart (a replay when finished).
     session.start(record.game, record.deal, record.rules, record.moves, how="loaded" if record.moves else "player")
-    return Reply(show=True).say(f"loaded deal {record.deal}, {plural(len(record.moves), 'move')}, from {path}")
+    return Reply(show=True).say(f"loaded deal {record.deal}, {moves_text(session)}, from {path}")
+
 
 
 @command("rules", "rules", "the rules of the game in hand",

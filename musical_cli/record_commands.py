@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .commands import CommandError, Reply, Session, command, confirm_abandon, count_arg
+from .commands import CommandError, Reply, Session, command, confirm_abandon, count_arg, moves_text
 from .record import (
     HISTORY_LIMIT,
     STATS_LEGEND,
@@ -77,7 +77,7 @@ def load_recorded(session: Any, ref: str):
     # Moves that came with the game are not the player's: it counts apart (a replay when finished).
     confirm_abandon(session, f"loading game {ref}")
     session.start(record.game, record.deal, record.rules, record.moves, how="loaded" if record.moves else "player")
-    return Reply(show=True).say(f"loaded deal {record.deal}, {plural(len(record.moves), 'move')}, "
+    return Reply(show=True).say(f"loaded deal {record.deal}, {moves_text(session)}, "
                                 f"from game {ref} of the record")
 
 
@@ -147,7 +147,7 @@ def _reading(recorder: Recorder) -> Iterator[Store]:
                 raise CommandError(f"no record: {recorder.why_not}")
             try:
                 store = Store.open_for_reading()
-            except StoreError as e:
+            except (StoreError, OSError) as e:
                 raise CommandError(f"no record: {recorder.why_not or e}") from None
         else:
             store = own

@@ -205,8 +205,9 @@ class Shell:
         there), and the coach's search on it."""
         done = said_before(error)
         self.show(done.out)
-        if self.session.state is not position:
+        if done.show:  # moves whose layout is not yet in what was said
             self.print(self.session.layout())
+        if self.session.state is not position:
             self._beside()
 
     def _beside(self) -> None:
@@ -476,6 +477,7 @@ class Shell:
                 continue
             except Exception as e:  # a bug must not cost the player the game in hand
                 self._end_progress()
+                self._said_before(e, position)
                 self.print(line(f"internal error: {type(e).__name__}: {e} (please report it); "
                                 "the game goes on", "error"))
                 self._drop_paste()

@@ -300,6 +300,10 @@ class Store:
         try:
             return cls.open(path, create=False, readonly=True)
         except StoreError as first:
+            # Only a file that cannot be opened at all is read as immutable: a newer musical's
+            # file is left alone, and a locked one is being written (immutable would skip its WAL).
+            if first.kind != "unavailable" or first.locked:
+                raise
             path = default_path() if path is None else Path(path)
             if not path.exists():
                 raise
@@ -309,7 +313,11 @@ class Store:
                 conn.execute("SELECT count(*) FROM games").fetchone()
             except sqlite3.Error:
                 raise first from None
-            return cls(conn, path, version)
+        if version > SCHEMA_VERSION:
+            conn.close()
+            raise StoreError("newer", f"the record {path} was written by a newer musical (schema version "
+                                      f"{version}; this one knows up to {SCHEMA_VERSION}); it is left untouched")
+        return cls(conn, path, version)
 
     @classmethod
     def _open(cls, path: Path | None = None, *, create: bool = True, readonly: bool = False) -> Store:
@@ -484,6 +492,13 @@ class Store:
         try:
             return self.conn.execute(sql, args).fetchall()
         except sqlite3.Error as e:
+            if self.version < SCHEMA_VERSION and "no such column" in str(e):
+                # an older file opened only to read (a read-only disk): it could not be brought
+                # up to date, and this musical reads what the newer schema added
+                raise StoreError("unavailable", f"the record {self.path} was written by an older musical "
+                                                f"(schema version {self.version}) and cannot be brought up to "
+                                                "date where it cannot be written: run musical once where it "
+                                                "can be") from None
             raise _error(e, self.path) from None
 
     def game(self, game_id: int) -> GameRow | None:

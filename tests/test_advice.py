@@ -14,6 +14,7 @@ from musical_cli.advice import LOST, UNKNOWN, WON, Limit, analyse, review, trail
 from musical_cli.deals import DealNumber
 from musical_cli.game import Outcome
 from musical_cli.games import game_named
+from musical_cli.games.calculation.solver import CORE as CALCULATION_CORE
 from musical_cli.games.musical.rules import MUSICAL, MusicalRules
 from musical_cli.moves import DEAL, Transfer
 from musical_cli.solver import solve
@@ -652,7 +653,7 @@ def test_musical_review_on_a_terminal_draws_its_line_without_escape_codes(tmp_pa
     child.close()
     err = child.before
     assert child.exitstatus == 0, (err, out.read_text())
-    drawn = re.findall(r"\rreviewing: \d+ of 2 positions decided \(Ctrl-C stops\)", err)
+    drawn = re.findall(r"\rreviewing: \d+ of 2 positions decided, \d+\.\d s \(Ctrl-C stops\)", err)
     assert drawn, repr(err)
     assert err.endswith("\r" + " " * max(len(d) - 1 for d in drawn) + "\r")
     assert "\x1b" not in err and "reviewing" not in out.read_text()
@@ -678,6 +679,7 @@ def test_a_review_in_steps_joins_each_card_turned_up_to_the_move_before_it():
     assert same.plies == plies  # where every move is the player's, nothing changes
 
 
+@pytest.mark.skipif(CALCULATION_CORE is None, reason="deal 1's win takes the Python search some 140 s, past solve's budget")
 def test_calculations_solve_in_the_shell_gives_a_line_the_shell_takes():
     """The shell makes Calculation's 'd' moves itself and refuses them typed: 'solve' shows the
     line without them (it once showed 'w p1 d w f1 d ...', which could not be typed), and that
@@ -689,7 +691,8 @@ def test_calculations_solve_in_the_shell_gives_a_line_the_shell_takes():
     s = Session(calculation, DealNumber(1), interactive=True)
     out = plain(execute(s, "solve").out)
     head, *rows = out.splitlines()
-    count = int(re.fullmatch(r"a win in (\d+) moves:", head).group(1))
+    assert re.fullmatch(r"a win in \d+ moves:", head), out
+    count = int(head.split()[3])
     moves = " ".join(rows).split()
     line = [f"{a} {b}" for a, b in zip(moves[::2], moves[1::2], strict=True)]
     assert len(line) == count and "d" not in moves
@@ -744,7 +747,7 @@ def test_the_coach_says_won_once_the_game_is_won():
     assert coach.status() == "won"  # it said "winnable: 0 moves"
 
 
-def test_a_stopped_review_says_so_not_that_time_ran_out():
+def test_a_stopped_review_says_it_was_stopped():
     from musical_cli.advice import Ply, Review
     from musical_cli.advice_commands import review_summary
     from musical_cli.moves import DEAL
@@ -752,6 +755,33 @@ def test_a_stopped_review_says_so_not_that_time_ran_out():
     plies = (Ply(1, DEAL, WON, UNKNOWN),)
     stopped = [t for t, _ in review_summary(Review(plies, WON, stopped=True), MUSICAL)]
     assert stopped[0] == "stopped: the verdicts found so far."
-    assert "(the review was stopped)" in stopped[1] and "ran out of time" not in stopped[1]
+    # some may have run out of time before the Ctrl-C: both are said
+    assert "(the search ran out of time, or the review was stopped)" in stopped[1]
     timed = [t for t, _ in review_summary(Review(plies, WON), MUSICAL)]
     assert "(the search ran out of time)" in timed[0]
+
+
+def test_a_loaded_calculation_line_that_ends_on_a_placement_turns_the_next_card_up(tmp_path):
+    """A transcript from batch mode may end on a placement, the waste empty: the shell turns the
+    next card up, as after any placement (with that move's step), so the line 'solve' shows
+    (without the d's the shell makes) can be typed; the review's reviewer found it could not."""
+    from musical_cli.language import Session, execute
+    from musical_cli.render import plain
+
+    path = tmp_path / "g.txt"
+    path.write_text("format: musical-transcript 1\ngame: calculation\ndeal: 1\nd\nw p1\n")
+    s = Session(game_named("calculation"), DealNumber(1), interactive=True)
+    assert plain(execute(s, f"load {path}").out).strip() == f"loaded deal 1, 1 move and 2 cards turned up, from {path}"
+    assert [str(m) for m in s.moves] == ["d", "w p1", "d"] and s.state.waste_top is not None
+    execute(s, "undo")
+    assert [str(m) for m in s.moves] == ["d"]  # the placement and its card, one step
+    batch = Session(game_named("calculation"), DealNumber(1))
+    execute(batch, f"load {path}")
+    assert [str(m) for m in batch.moves] == ["d", "w p1"]  # batch mode turns nothing by itself
+
+
+def test_the_coachs_lost_now_line_tells_a_deal_lost_from_its_start():
+    from musical_cli.live import lost_now
+
+    assert "even from its start" in lost_now(None)
+    assert "in time" in lost_now(-1) and "'undo 3'" in lost_now(3)

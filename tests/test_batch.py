@@ -650,3 +650,13 @@ def test_a_transcript_of_exactly_the_limit_is_read_and_one_byte_more_is_not(extr
     else:
         assert status == EXIT_NOT_WON, err
         assert len(s.moves) == 1
+
+
+def test_batch_says_what_the_commands_before_a_failing_one_said(tmp_path):
+    """'d; d; moves; save F; w f9' in batch mode: the save is made and said, and what 'moves'
+    said is printed, before the error (only the error was)."""
+    path = tmp_path / "g.txt"
+    status, out, err, s = batch(f"d; d; moves; save {path}; w f9\n")
+    assert status == EXIT_INVALID and path.is_file()
+    assert "legal:" in out and f"saved 2 moves to {path}" in " ".join(out.split())
+    assert err.startswith("line 1: w f9")

@@ -281,5 +281,6 @@ def test_ending_a_coached_game_says_it_is_counted_apart(data):
     with pytest.raises(Declined):
         p("new 4")
     assert "counted apart" in asked[1]
-    with pytest.raises(CommandError, match="not both"):
-        p("new --winnable --difficulty hard")
+    for both in ("new --winnable --difficulty hard", "new --difficulty --winnable", "new --difficulty hard --winnable"):
+        with pytest.raises(CommandError, match="not both"):
+            p(both)

@@ -614,3 +614,42 @@ def test_what_a_command_says_comes_after_the_layout_of_the_moves_before_it():
     assert re.search(r"waste\s+\S+", text) and text.index("stock 41") < text.index("legal")
     one = execute(session(), "d")
     assert one.show and not one.out  # a lone move still leaves the layout to the shell
+
+
+def test_the_layout_before_a_failing_command_is_shown_once():
+    """'d; d; moves; w f9': the layout after the deals comes with what 'moves' said, once (the
+    error path printed it again)."""
+    r = run_shell("d; d; moves; w f9" + ENTER + "quit" + ENTER)
+    text = r.text
+    assert text.count("stock 42") == 1, text
+    assert text.index("stock 42") < text.index("legal") < text.index("foundation 9")
+
+
+def test_ctrl_c_in_a_line_still_shows_what_the_commands_before_it_did(monkeypatch):
+    from dataclasses import replace
+
+    def interrupted(session, args):
+        raise KeyboardInterrupt
+
+    from musical_cli import commands
+
+    monkeypatch.setitem(commands._BY_NAME, "hint", replace(REGISTRY["hint"], handler=interrupted))
+    r = run_shell("d; d; hint" + ENTER + "quit" + ENTER)
+    texts = [plain(f) for f in r.printed]
+    cancelled = next(i for i, t in enumerate(texts) if "cancelled" in t)
+    assert r.moves == ["d", "d"] and "stock 42" in texts[cancelled - 1]
+
+
+def test_a_bug_in_a_line_still_shows_what_the_commands_before_it_did(monkeypatch):
+    from dataclasses import replace
+
+    def broken(session, args):
+        raise RuntimeError("a bug")
+
+    from musical_cli import commands
+
+    monkeypatch.setitem(commands._BY_NAME, "hint", replace(REGISTRY["hint"], handler=broken))
+    r = run_shell("d; d; hint" + ENTER + "quit" + ENTER)
+    texts = [plain(f) for f in r.printed]
+    bug = next(i for i, t in enumerate(texts) if "internal error" in t)
+    assert "stock 42" in texts[bug - 1] and "the game goes on" in texts[bug]

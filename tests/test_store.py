@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -364,3 +365,31 @@ def test_opening_waits_for_another_shell_that_holds_the_file(tmp_path, monkeypat
     assert s.version == store_module.SCHEMA_VERSION
     s.close()
     holder.close()
+
+
+def test_reading_a_newer_musicals_file_is_refused_too(path):
+    """open_for_reading (the shell's history and stats on a record it cannot write) once fell back
+    to reading a newer musical's file as immutable: its columns may mean other things."""
+    _database_at(path, SCHEMA_VERSION)
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    conn.commit()
+    conn.close()
+    with pytest.raises(StoreError) as e:
+        Store.open_for_reading(path)
+    assert e.value.kind == "newer"
+
+
+@pytest.mark.skipif(shutil.which("chattr") is None, reason="needs chattr to make a file read-only for root")
+def test_an_older_file_on_a_read_only_disk_says_why_it_cannot_be_listed(path):
+    """It cannot be brought up to date there, and the games' list reads newer columns: one clear
+    line, not SQLite's "no such column: seconds"."""
+    _database_at(path, 1)
+    subprocess.run(["chattr", "+i", str(path)], check=True)
+    try:
+        store = Store.open_for_reading(path)
+        with pytest.raises(StoreError, match="written by an older musical .* cannot be brought up to date"):
+            store.games()
+        store.close()
+    finally:
+        subprocess.run(["chattr", "-i", str(path)], check=True)
