@@ -102,7 +102,7 @@ from .rules import SEQUENCES, CalculationRules, CalculationState
 # from the winnability rows' files (docs/difficulty.md).
 DIFFICULTY_BANDS = {
     CalculationRules(4, True): (1_816, 14_210),  # deals 1-10,000
-    CalculationRules(4, False): (6_181, 55_772),  # deals 1-1000
+    CalculationRules(4, False): (5_964, 58_036),  # deals 1-10,000
     CalculationRules(3, True): (12_530, 102_184),  # deals 1-1000
 }
 
