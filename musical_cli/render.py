@@ -235,8 +235,8 @@ def opening_text(game: Game, deal: Any, state: Any, ascii: bool = False) -> Frag
     # the variant's name, as the shell's title has it ("Calculation with 3 piles", "Persian Rug")
     out: Fragments = line(f"{game.variant_title(state.rules)} deal {deal}", "label")
     for key, value in record.items():
-        if key in ("game", "seed") or not isinstance(value, list):
-            continue
+        if key in ("game", "seed") or not isinstance(value, list) or not value:
+            continue  # (an empty part, Persian Rug's stock, is no line: it has no stock)
         rows = value if value and isinstance(value[0], list) else [value]
         for n, codes in enumerate(rows, 1):
             label = f"{key} {n}" if len(rows) > 1 else key

@@ -45,6 +45,8 @@ def test_deal_json_has_the_issues_shape(monkeypatch, capsys):
     status, out, _ = run_main(["deal", "--game", "crazy-quilt", "--reserves", "--json", "1"], "", monkeypatch, capsys)
     record = json.loads(out)
     assert record["stock"] == [] and [len(r) for r in record["reserves"]] == [4] * 8
+    status, out, _ = run_main(["deal", "--game", "crazy-quilt", "--reserves", "1"], "", monkeypatch, capsys)
+    assert status == 0 and "reserves 8" in out and "stock" not in out  # no line for the stock it has not
 
 
 @pytest.mark.parametrize("script, line, why", [
