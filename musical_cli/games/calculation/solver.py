@@ -103,7 +103,7 @@ from .rules import SEQUENCES, CalculationRules, CalculationState
 DIFFICULTY_BANDS = {
     CalculationRules(4, True): (1_816, 14_210),  # deals 1-10,000
     CalculationRules(4, False): (5_964, 58_036),  # deals 1-10,000
-    CalculationRules(3, True): (12_530, 102_184),  # deals 1-1000
+    CalculationRules(3, True): (11_164, 109_498),  # deals 1-10,000
 }
 
 # The C core (_search.c): the same search node for node (:class:`_CoreSearch`), many times faster.
