@@ -35,6 +35,9 @@ ROWS = {
     "c4": ("Calculation, 4 piles, solver", ["--game", "calculation"]),
     "c3": ("Calculation, 3 piles, solver", ["--game", "calculation", "--piles", "3"]),
     "c0": ("Calculation, no bases, solver", ["--game", "calculation", "--no-bases"]),
+    # the same two at the difficulty measure's node limit: 1-10,000 in an hour or so of one core
+    "c3-3M": ("Calculation, 3 piles, solver at 3,000,000 nodes", ["--game", "calculation", "--piles", "3"]),
+    "c0-3M": ("Calculation, no bases, solver at 3,000,000 nodes", ["--game", "calculation", "--no-bases"]),
     "b4": ("Calculation, 4 piles, blind player", ["--game", "calculation", "--player", "blind"]),
     "b3": ("Calculation, 3 piles, blind player", ["--game", "calculation", "--piles", "3", "--player", "blind"]),
     "b0": ("Calculation, no bases, blind player", ["--game", "calculation", "--no-bases", "--player", "blind"]),
@@ -45,7 +48,7 @@ ROWS = {
 # Rows with their own node limit: Crazy Quilt's search runs in its C core (docs/crazy-quilt-solver.md),
 # where 3,000,000 nodes are about 4-10 s of one core (3 to 4 minutes in its Python search);
 # Persian Rug needs 7,000,000 for every deal of 1-10,000 (deal 1148: won in 6,113,858).
-ROW_NODES = {"q1": 3_000_000, "q2": 3_000_000, "qr": 7_000_000}
+ROW_NODES = {"q1": 3_000_000, "q2": 3_000_000, "qr": 7_000_000, "c3-3M": 3_000_000, "c0-3M": 3_000_000}
 
 
 def command(name: str, deals: str = "1-10000", musical: str = "musical") -> list[str]:
