@@ -657,9 +657,11 @@ class _ProgressLine:
     def __call__(self, nodes: int, seconds: float) -> None:
         self.show(f"searching: {nodes:,} positions, {seconds:.1f} s (Ctrl-C stops)")
 
+    ECHO = 2  # columns past the line a terminal's echo of Ctrl-C ("^C") takes: wiped too
+
     def clear(self) -> None:
         if self.width:
-            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.write("\r" + " " * (self.width + self.ECHO) + "\r")
             self.stream.flush()
             self.width = 0
 

@@ -46,7 +46,8 @@ def test_a_terminal_sees_the_search_going_and_the_line_wiped(tmp_path):
     err = child.before
     assert LINE.search(err), repr(err)
     widest = max(len(m.group()) for m in LINE.finditer(err))
-    assert err.endswith("\r" + " " * (widest - 1) + "\r")  # wiped: the answer starts on a clean line
+    # wiped, and the two columns a terminal's "^C" would take after it: the answer starts clean
+    assert err.endswith("\r" + " " * (widest - 1 + 2) + "\r")
     assert "\x1b" not in err  # no escape code: a dumb terminal shows it as well
     assert out.read_text() == "unknown\n"  # and none of it on standard output
 
