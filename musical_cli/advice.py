@@ -241,6 +241,7 @@ class Ply:
     before: str
     after: str
     undone: bool = False
+    won: bool = False  # the move won the game (its "after" is then the win itself, not a winnable position)
 
     @property
     def lost_the_game(self) -> bool:
@@ -296,7 +297,7 @@ class Review:
                 plies.append(replace(p, ply=counted[-1]))
                 ends.append(p.ply)
             elif plies and ends[-1] == p.ply - 1:
-                plies[-1] = replace(plies[-1], after=p.after)
+                plies[-1] = replace(plies[-1], after=p.after, won=plies[-1].won or p.won)
                 ends[-1] = p.ply
         return replace(self, plies=tuple(plies))
 
@@ -362,7 +363,8 @@ def review(game: Game, start: Any, trail: Sequence[tuple[int, Move, Any, Any]],
                 verdicts[s] = v
     in_hand = {s for _, s in lines[-1]}
     plies = tuple(Ply(ply, move, verdicts.get(before, UNKNOWN), verdicts.get(after, UNKNOWN),
-                      undone=after not in in_hand) for ply, move, before, after in trail)
+                      undone=after not in in_hand, won=game.outcome(after) is Outcome.WON)
+                  for ply, move, before, after in trail)
     return Review(plies, verdicts.get(start, UNKNOWN), stopped, game.hint_is_blind, reviewer.nodes,
                   time.thread_time() - reviewer.cpu)
 

@@ -206,7 +206,8 @@ def review_lines(result: Any, game: Any) -> list[tuple[str, str]]:
     if result.plies:
         out.append((f"  {'':>{digits}}  {'move':<{width}}  before     after", "dim"))
     for p in result.plies:
-        text = f"  {p.ply:>{digits}}. {str(p.move):<{width}}  {VERDICT_WORDS[p.before]:<9}  {VERDICT_WORDS[p.after]}"
+        after = "won" if p.won else VERDICT_WORDS[p.after]  # the game's end, not a position still to win
+        text = f"  {p.ply:>{digits}}. {str(p.move):<{width}}  {VERDICT_WORDS[p.before]:<9}  {after}"
         if p.lost_the_game:
             out.append((text + "   <- lost the game" + (" (taken back)" if p.undone else ""), "bad"))
         else:

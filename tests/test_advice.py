@@ -785,3 +785,14 @@ def test_the_coachs_lost_now_line_tells_a_deal_lost_from_its_start():
 
     assert "even from its start" in lost_now(None)
     assert "in time" in lost_now(-1) and "'undo 3'" in lost_now(3)
+
+
+def test_the_review_of_a_won_game_ends_on_won():
+    """Its last move's position is the win itself: "won", not "winnable" (new-user audit)."""
+    from musical_cli.language import Session, execute
+    from musical_cli.render import plain
+
+    s = Session(MUSICAL, DealNumber(4), MusicalRules(1), interactive=True)
+    execute(s, "; ".join(str(m) for m in _line(MUSICAL, s.state)))
+    rows = [r for r in plain(execute(s, "review").out).splitlines() if re.match(r"\s+\d+\. ", r)]
+    assert rows[-1].split()[-2:] == ["winnable", "won"] and all(r.split()[-1] != "won" for r in rows[:-1])
