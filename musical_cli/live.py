@@ -22,6 +22,7 @@ from typing import Any
 
 from . import advice
 from .advice import LOST, UNKNOWN, WON, Limit
+from .game import Outcome
 from .render import plural
 
 # One position's search: CPU seconds of the coach's thread (the prompt's thread is not counted).
@@ -171,6 +172,11 @@ class Coach(_Beside):
             self._publish(stop, Live("none"))
             return
         if game.hint_is_blind:
+            over = game.outcome(state)
+            if over is not Outcome.IN_PLAY:  # the end is in sight of all: no estimate of it
+                self._publish(stop, Live("won" if over is Outcome.WON else "lost"))
+                return
+
             def partial(wins: int, tries: int) -> None:
                 self._publish(stop, Live("estimate", estimate=(wins, tries), partial=True))
 

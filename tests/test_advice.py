@@ -796,3 +796,18 @@ def test_the_review_of_a_won_game_ends_on_won():
     execute(s, "; ".join(str(m) for m in _line(MUSICAL, s.state)))
     rows = [r for r in plain(execute(s, "review").out).splitlines() if re.match(r"\s+\d+\. ", r)]
     assert rows[-1].split()[-2:] == ["winnable", "won"] and all(r.split()[-1] != "won" for r in rows[:-1])
+
+
+def test_the_coach_says_lost_of_a_calculation_game_that_is_over():
+    """Once no move is left the game is lost in plain sight: "lost", not "estimate: 0% win (0 of
+    30)" (seen at 80x24)."""
+    from musical_cli.language import Session, execute
+
+    s = Session(game_named("calculation"), DealNumber(7), interactive=True)
+    execute(s, "; ".join(["w p1"] * 48))
+    assert s.outcome() is Outcome.LOST
+    s.coach = True
+    coach, said = _coach(s)
+    coach.update()
+    coach.wait(60)
+    assert coach.status() == "lost" and said == []
