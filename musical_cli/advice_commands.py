@@ -9,7 +9,7 @@ from . import advice
 from .commands import CommandError, Reply, Session, after_move, command, no_args
 from .game import Outcome
 from .play_commands import move_lines
-from .render import plural
+from .render import plural, review_progress
 
 # The searches and their budgets live in the advice layer (musical_cli.advice); these are its
 # commands. The budgets are read from there when a command runs (the tests shorten them).
@@ -260,8 +260,7 @@ def _review(session: Session, args: list[str]) -> Reply:
 
     def report(done: int, total: int) -> None:
         if progress is not None:
-            progress(f"reviewing: {done} of {total} positions decided, {time.monotonic() - started:.1f} s "
-                     "(Ctrl-C stops)")
+            progress(review_progress(done, total, time.monotonic() - started))
 
     got = advice.review(session.game, session.states[0], session.trail, advice.REVIEW_LIMIT,
                         advice.REVIEW_PROBE, known=session.solved, progress=report)

@@ -25,6 +25,8 @@ from .render import (
     opening_text,
     plain,
     plural,
+    review_progress,
+    search_progress,
     wants_colour,
 )
 from .render import (
@@ -655,7 +657,7 @@ class _ProgressLine:
         self.stream.flush()
 
     def __call__(self, nodes: int, seconds: float) -> None:
-        self.show(f"searching: {nodes:,} positions, {seconds:.1f} s (Ctrl-C stops)")
+        self.show(search_progress(nodes, seconds))
 
     ECHO = 2  # columns past the line a terminal's echo of Ctrl-C ("^C") takes: wiped too
 
@@ -687,8 +689,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     started = time.monotonic()
 
     def progress(done: int, total: int) -> None:
-        bar.show(f"reviewing: {done} of {total} positions decided, {time.monotonic() - started:.1f} s "
-                 "(Ctrl-C stops)")
+        bar.show(review_progress(done, total, time.monotonic() - started))
 
     try:
         got = review(record.game, states[0], trail_of(states, record.moves), REVIEW_LIMIT, REVIEW_PROBE,

@@ -247,3 +247,13 @@ def opening_text(game: Game, deal: Any, state: Any, ascii: bool = False) -> Frag
                 out += card(Card.parse(code) if code else None, ascii)
             out.append(("", "\n"))
     return out
+
+
+def search_progress(nodes: int, seconds: float) -> str:
+    """A search's progress line, the shell's and ``musical solve``'s."""
+    return f"searching: {nodes:,} positions, {seconds:.1f} s (Ctrl-C stops)"
+
+
+def review_progress(done: int, total: int, seconds: float) -> str:
+    """A review's progress line, the shell's and ``musical review``'s."""
+    return f"reviewing: {done} of {total} positions decided, {seconds:.1f} s (Ctrl-C stops)"

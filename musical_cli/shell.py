@@ -25,7 +25,7 @@ from prompt_toolkit.styles import Style
 from . import files, live
 from .commands import commands_for
 from .language import Session, error_text, execute, lookup, move_sources, move_targets, said_before
-from .render import STYLE, Fragments, fit, line, plural, separator, status_parts, wrap
+from .render import STYLE, Fragments, fit, line, plural, search_progress, separator, status_parts, wrap
 from .render import plain as plain_text
 
 PROMPT_STYLE = Style.from_dict({**STYLE, "prompt": "bold", "bottom-toolbar": "noreverse bg:#303030 #d0d0d0"})
@@ -411,7 +411,7 @@ class Shell:
                             "a game as a file).", "bad"))
 
     def progress(self, nodes: int, seconds: float) -> None:
-        self.progress_text(f"searching: {nodes:,} positions, {seconds:.1f} s (Ctrl-C stops)")
+        self.progress_text(search_progress(nodes, seconds))
 
     def progress_text(self, text: str) -> None:
         """``text`` in place of the last progress line, twice a second at most."""

@@ -8,6 +8,7 @@ import re
 import threading
 
 import pytest
+from lines import sigint_default
 
 from musical_cli import advice
 from musical_cli.advice import LOST, UNKNOWN, WON, Limit, analyse, review, trail_of
@@ -636,7 +637,6 @@ def test_musical_review_on_a_terminal_draws_its_line_without_escape_codes(tmp_pa
     """``musical review`` at a terminal: the progress line, then wiped with spaces (a dumb terminal
     shows an escape code as garbage), and nothing of it on standard output."""
     import os
-    import signal
     import sys
 
     pexpect = pytest.importorskip("pexpect")
@@ -648,7 +648,7 @@ def test_musical_review_on_a_terminal_draws_its_line_without_escape_codes(tmp_pa
     env = {k: v for k, v in os.environ.items() if k != "MUSICAL_DEBUG"} | {"TERM": "dumb"}
     child = pexpect.spawn("/bin/sh", ["-c", f"exec {sys.executable} -m musical_cli review {path} > {out}"],
                           env=env, encoding="utf-8", dimensions=(24, 80), timeout=60,
-                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                          preexec_fn=sigint_default)
     child.expect(pexpect.EOF)
     child.close()
     err = child.before

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import subprocess
 import sys
 
 import pexpect
+from lines import sigint_default
 
 # Calculation with 3 piles, deal 21: undecided at 200,000,000 nodes (docs/calculation-solver.md),
 # so --budget always stops it, with the C core or without. (Deal 1 was used once: its win at
@@ -27,14 +27,7 @@ def spawn_with_stdout_to(path, *args: str) -> pexpect.spawn:
     """musical with standard error (and input) on a pseudo-terminal, standard output to ``path``."""
     command = " ".join([sys.executable, "-m", "musical_cli", *args])
     return pexpect.spawn("/bin/sh", ["-c", f"exec {command} > {path}"], env=env(), encoding="utf-8",
-                         dimensions=(24, 80), timeout=60, preexec_fn=_sigint_default)
-
-
-def _sigint_default() -> None:
-    # A test run started in the background by a shell without job control (`pytest &`) inherits
-    # SIGINT ignored, and an ignored signal stays ignored across exec: the ^C this file sends
-    # would then be lost, as it once was. The child gets the default, as at a terminal.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+                         dimensions=(24, 80), timeout=60, preexec_fn=sigint_default)
 
 
 def test_a_terminal_sees_the_search_going_and_the_line_wiped(tmp_path):
