@@ -351,7 +351,8 @@ def after_move(session: Session, reply: Reply) -> Reply:
         # 'hint' say (in hindsight) where a win was still possible.
         hint = ("'hint' says, in hindsight, where a win was still possible" if session.game.hint_is_blind
                 else "'hint' finds where a win was still possible")
-        reply.say("No move is left: the game is lost."
+        # The layout's last line says "No move is left: the game is lost."; this says the rest.
+        reply.say(f"Deal {session.deal} is lost after {plural(session.move_count, 'move')}."
                   + (f" Type 'undo' to go back ({hint}), or 'new' for another deal."
                      if session.interactive else ""), "bad")
     return reply

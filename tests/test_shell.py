@@ -602,6 +602,8 @@ def test_a_game_lost_by_the_moves_before_a_failing_one_is_said_lost():
     assert s.outcome() is Outcome.LOST and len(r.moves) == 96  # 48 placements, 48 cards turned up
     text = r.text
     assert "the game is lost" in text and text.index("the game is lost") < text.index("the waste is empty")
+    # said once, by the layout; the reply adds the deal and the count (it once repeated the line)
+    assert text.count("the game is lost") == 1 and "Deal 7 is lost after 48 moves." in text
 
 
 def test_what_a_command_says_comes_after_the_layout_of_the_moves_before_it():
