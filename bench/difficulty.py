@@ -20,7 +20,7 @@ import collections
 import json
 import time
 
-from musical_cli.advice import DIFFICULTY_NODES, band_of, difficulty_measure
+from musical_cli.advice import band_of, difficulty_measure
 from musical_cli.deals import parse_deal_range
 from musical_cli.games import DEFAULT_GAME, game_named
 from musical_cli.stats import option_text
@@ -31,6 +31,7 @@ def measured(game, rules, deals, files):
     if not files:
         return {deal.json: difficulty_measure(game, game.opening(deal, rules)) for deal in deals}
     wanted = {deal.json for deal in deals}
+    limit = game.difficulty_nodes()
     got = {}
     for path in files:
         with open(path, encoding="utf-8") as f:
@@ -42,10 +43,10 @@ def measured(game, rules, deals, files):
                 if game.rules_from_options(options) != rules or row["seed"] not in wanted:
                     continue
                 result, nodes = row["result"], row.get("nodes") or 0
-                if result == "unknown" and nodes < DIFFICULTY_NODES:
+                if result == "unknown" and nodes < limit:
                     raise SystemExit(f"{path}: deal {row['seed']} was run with a node limit below "
-                                     f"{DIFFICULTY_NODES:,} (or a time limit): it cannot stand for the measure")
-                if nodes > DIFFICULTY_NODES:
+                                     f"{limit:,} (or a time limit): it cannot stand for the measure")
+                if nodes > limit:
                     result = "unknown"  # decided, but beyond the measure's limit
                 got[row["seed"]] = (result, nodes)
     missing = len(wanted) - len(got)
@@ -76,7 +77,7 @@ def main() -> None:
             results[result] += 1
     nodes.sort()
     where = f"from {', '.join(args.files)}" if args.files else f"{time.process_time() - start:.1f} s of CPU time"
-    print(f"{game.variant_title(rules)}: deals {args.deals}, node limit {DIFFICULTY_NODES:,}; {where}")
+    print(f"{game.variant_title(rules)}: deals {args.deals}, node limit {game.difficulty_nodes():,}; {where}")
     print(f"winnable {len(nodes)}, lost {results['lost']}, undecided {results['unknown']}")
     if len(nodes) >= 3:
         # the thresholds: the largest measure of the easiest third, of the middle third

@@ -518,8 +518,8 @@ def no_winnable_deal(game: Game, rules: Any, attempts: int = WINNABLE_ATTEMPTS) 
 # The measure: the search nodes the solver needs to find a win. It counts how much of the tree
 # of plays must be looked at before a win turns up, so a deal whose wins are many and plain is
 # easy, and one whose only wins are narrow is hard. A node limit only, never seconds: the same
-# rating on every machine, however loaded.
-DIFFICULTY_NODES = 3_000_000
+# rating on every machine, however loaded. The limit is each game's (Game.difficulty_nodes):
+# 3,000,000 nodes where the game's solver sets none.
 RATE_AT_MOST = 10  # 'musical deal' rates at most this many deals at a time
 RATINGS = ("easy", "medium", "hard", "lost", "unknown")
 
@@ -529,7 +529,7 @@ def difficulty_measure(game: Game, state: Any, stop: threading.Event | None = No
     """(the verdict within the node limit, the nodes it took); ("unknown", nodes) when ``stop``
     is set before the end (a rating beside the game, no longer wanted). ``progress`` as for
     :func:`analyse` (it may wait: the count of nodes is the same)."""
-    got = analyse(game, state, Limit(nodes=DIFFICULTY_NODES), progress=progress, stop=stop)
+    got = analyse(game, state, Limit(nodes=game.difficulty_nodes()), progress=progress, stop=stop)
     return got.result, got.nodes
 
 

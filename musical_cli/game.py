@@ -24,6 +24,9 @@ from .cards import Card
 from .deals import DealNumber, shuffled_deck
 from .moves import Move
 
+# The difficulty measure's node limit for a game whose solver sets none (Game.difficulty_nodes).
+DIFFICULTY_NODES = 3_000_000
+
 
 class Outcome(enum.Enum):
     IN_PLAY = "in play"
@@ -313,6 +316,16 @@ class Game(ABC):
             return self._part("solver", "DIFFICULTY_BANDS", "")
         except NotAvailable:
             return {}
+
+    def difficulty_nodes(self) -> int:
+        """The node limit of the difficulty measure (:func:`musical_cli.advice.difficulty_measure`)
+        for this game: ``solver.DIFFICULTY_NODES``, or this module's DIFFICULTY_NODES where the solver
+        sets none. A game's own limit is sized to its search's speed, so that rating a deal the
+        solver cannot decide costs a few seconds of CPU; the bands are calibrated at it."""
+        try:
+            return self._part("solver", "DIFFICULTY_NODES", "")
+        except NotAvailable:
+            return DIFFICULTY_NODES
 
     def sure_move(self, state: Any) -> Move | None:
         """A move that provably keeps a winnable position winnable, by a rule of the game's own

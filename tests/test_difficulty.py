@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from musical_cli.advice import DIFFICULTY_NODES, RATINGS, band_of, difficulty_measure, no_rated_deal, rating
+from musical_cli.advice import RATINGS, band_of, difficulty_measure, no_rated_deal, rating
 from musical_cli.deals import DealNumber, parse_deal_range
 from musical_cli.games import GAMES
 from musical_cli.solver import solve
@@ -30,7 +30,7 @@ def test_each_games_bands_are_rules_of_that_game_in_order(name):
     game = GAMES[name]
     for rules, (easy, medium) in game.difficulty_bands().items():
         assert isinstance(rules, game.rules_type)
-        assert 0 <= easy <= medium < DIFFICULTY_NODES
+        assert 0 <= easy <= medium < game.difficulty_nodes()
         assert no_rated_deal(game, rules, "hard") is None
 
 
@@ -43,6 +43,8 @@ def test_every_game_has_its_default_rules_rated():
     (CALCULATION, CALCULATION.default_rules(), (1, 2, 3)),
     (CALCULATION, CALCULATION.rules_type(4, False), (1, 2)),
     (MUSICAL, MUSICAL.rules_type(1), (1, 2, 3)),
+    (QUILT, QUILT.rules_type(redeals=1), (1, 2, 3)),
+    (QUILT, QUILT.rules_type(reserves=True), (1, 2)),
 ])
 def test_a_win_is_found_at_the_same_node_whatever_the_limit(game, rules, deals):
     """What bench/difficulty.py --from rests on: a node limit only stops a search, so a stats
@@ -50,7 +52,7 @@ def test_a_win_is_found_at_the_same_node_whatever_the_limit(game, rules, deals):
     for d in deals:
         state = game.opening(DealNumber(d), rules)
         measured = difficulty_measure(game, state)
-        larger = solve(game, state, budget=None, nodes=4 * DIFFICULTY_NODES)
+        larger = solve(game, state, budget=None, nodes=4 * game.difficulty_nodes())
         assert measured[0] in ("won", "lost") and measured == (larger.result, larger.nodes)
 
 
@@ -79,8 +81,15 @@ def _row(seed, result, nodes, rules=None):
             "player": "solver", "result": result, "nodes": nodes}
 
 
+def test_each_game_has_its_own_measure_limit():
+    # Crazy Quilt's search is the slow one: its limit is a tenth of the others' (its solver.py)
+    assert MUSICAL.difficulty_nodes() == CALCULATION.difficulty_nodes() == 3_000_000
+    assert QUILT.difficulty_nodes() == 300_000
+
+
 def test_calibration_from_a_file(tmp_path):
     bench = bench_difficulty()
+    DIFFICULTY_NODES = CALCULATION.difficulty_nodes()
     path = tmp_path / "c4.jsonl"
     rows = [_row(1, "won", 10), _row(2, "won", DIFFICULTY_NODES + 1), _row(3, "unknown", 4 * DIFFICULTY_NODES),
             _row(4, "lost", 99), _row(5, "won", 7, {"piles": 3, "bases": True})]
@@ -128,3 +137,24 @@ def test_calibration_reads_rules_as_stats_writes_them(tmp_path):
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     got = bench.measured(MUSICAL, MUSICAL.rules_type(None), parse_deal_range("1"), [str(path)])
     assert got == {1: ("won", 44)}
+
+
+def test_calibration_from_a_file_uses_the_games_own_limit(tmp_path):
+    # a Crazy Quilt file run at 3,000,000 nodes stands for its 300,000-node measure: a win found
+    # beyond 300,000 is undecided for it, though Calculation's measure would take it
+    bench = bench_difficulty()
+    rules = {"redeals": 1, "wrap": False, "reserves": False}
+    rows = [{"game": "crazy-quilt", "rules": rules, "seed": s, "player": "solver", "result": r, "nodes": n}
+            for s, r, n in ((1, "won", 299_000), (2, "won", 400_000), (3, "unknown", 3_000_000))]
+    path = tmp_path / "q1.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    got = bench.measured(QUILT, QUILT.rules_type(redeals=1), parse_deal_range("1-3"), [str(path)])
+    assert got == {1: ("won", 299_000), 2: ("unknown", 400_000), 3: ("unknown", 3_000_000)}
+
+
+def test_crazy_quilts_measure_stops_at_its_own_limit():
+    # deal 34 at one redeal: undecided at 3,000,000 nodes too; rated in a tenth of the search
+    rules = QUILT.rules_type(redeals=1)
+    result, nodes = difficulty_measure(QUILT, QUILT.opening(DealNumber(34), rules))
+    assert result == "unknown" and 300_000 <= nodes < 301_000  # the limit is checked every few nodes
+    assert rating(QUILT, rules, QUILT.opening(DealNumber(34), rules)) == "unknown"
