@@ -8,7 +8,7 @@ import os
 import shutil
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any, TextIO
 
@@ -275,8 +275,28 @@ def _rules(game: Game, args: argparse.Namespace) -> tuple[Any, dict[str, str]]:
 SYMBOLS = "♣♦♥♠·"
 
 
+# What Python's locale coercion (PEP 538) sets LC_CTYPE to when the locale it found was C.
+_COERCED = ("C.UTF-8", "C.utf8", "UTF-8")
+
+
+def ascii_locale(env: Mapping[str, str]) -> bool:
+    """Did the user choose the C (POSIX) locale, whose character set is ASCII? Python does not
+    say so through the streams' encodings: under LC_ALL=C it switches itself to UTF-8 (PEP 540),
+    under LANG=C it sets LC_CTYPE to C.UTF-8 (PEP 538). So the variables are read as the C
+    library reads them (LC_ALL, then LC_CTYPE, then LANG), a coerced LC_CTYPE standing for the
+    LANG beneath it. No locale at all (a bare container) is not taken as a choice of ASCII."""
+    c = ("C", "POSIX")
+    if env.get("LC_ALL"):
+        return env["LC_ALL"] in c
+    lang = env.get("LANG", "")
+    ctype = env.get("LC_CTYPE", "")
+    if ctype and not (ctype in _COERCED and lang in c):
+        return ctype in c
+    return lang in c
+
+
 def _ascii(args: argparse.Namespace, stream: TextIO) -> bool:
-    if getattr(args, "ascii", False):
+    if getattr(args, "ascii", False) or ascii_locale(os.environ):
         return True
     # Output that cannot carry the symbols gets letters rather than an encoding error: standard
     # output, and standard error too, where messages name cards.

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from musical_cli.cards import Card, new_deck
+from musical_cli.cli import ascii_locale
 from musical_cli.games.musical.rules import SEQUENCES, MusicalRules, MusicalState
 
 settings.register_profile(
@@ -29,6 +30,12 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+# The program prints ASCII in the C locale (cli.ascii_locale); the tests expect the suit symbols
+# unless they set a locale of their own, so a machine whose tests run under LANG=C or LC_ALL=C
+# runs them in C.UTF-8, as a bare one (no locale at all) does already.
+if ascii_locale(os.environ):
+    os.environ["LC_ALL"] = "C.UTF-8"
 
 
 def pytest_terminal_summary(terminalreporter):

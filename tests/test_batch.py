@@ -660,3 +660,33 @@ def test_batch_says_what_the_commands_before_a_failing_one_said(tmp_path):
     assert status == EXIT_INVALID and path.is_file()
     assert "legal:" in out and f"saved 2 moves to {path}" in " ".join(out.split())
     assert err.startswith("line 1: w f9")
+
+
+# Python itself hides the C locale from the streams (UTF-8 mode under LC_ALL=C, coercion to
+# C.UTF-8 under LANG=C), so the program reads the variables (cli.ascii_locale). Not caught:
+# LC_CTYPE=C over a UTF-8 LANG, which Python's coercion makes indistinguishable from C.UTF-8.
+C_LOCALES = [{"LC_ALL": "C"}, {"LC_ALL": "POSIX"}, {"LANG": "C"}, {"LANG": "POSIX"}]
+
+
+@pytest.mark.parametrize("env", C_LOCALES)
+def test_the_c_locale_as_users_set_it_gets_ascii(env):
+    p = _run_bytes("deal", "5", input=b"", env=env)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.isascii() and b"AD" in p.stdout, p.stdout
+
+
+@pytest.mark.parametrize("env", [{}, {"LANG": "C.UTF-8"}, {"LC_ALL": "en_US.UTF-8"}, {"LANG": "C", "LC_ALL": "C.UTF-8"}])
+def test_a_utf8_locale_or_none_at_all_keeps_the_symbols(env):
+    p = _run_bytes("deal", "5", input=b"", env=env)
+    assert p.returncode == 0, p.stderr
+    assert "♦".encode() in p.stdout, p.stdout
+
+
+def test_ascii_locale_reads_the_variables_as_the_c_library_does():
+    from musical_cli.cli import ascii_locale
+
+    assert ascii_locale({"LC_ALL": "C"}) and ascii_locale({"LANG": "POSIX"})
+    assert ascii_locale({"LANG": "C", "LC_CTYPE": "C.UTF-8"})  # LANG=C after Python's coercion
+    assert not ascii_locale({}) and not ascii_locale({"LC_CTYPE": "C.UTF-8"})
+    assert not ascii_locale({"LC_ALL": "de_DE.UTF-8", "LANG": "C"})
+    assert not ascii_locale({"LANG": "C", "LC_CTYPE": "en_GB.UTF-8"})
