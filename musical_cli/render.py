@@ -116,7 +116,8 @@ def wrap(fragments: Fragments, width: int) -> Fragments:
     """``fragments`` with each line longer than ``width - 1`` columns broken between words (a
     line that fills the last column makes some terminals wrap it themselves), styles kept; a
     continuation is indented 2 more than its line. Spaces at a break are dropped; a word
-    longer than a whole line is cut, as nothing else would fit it."""
+    longer than a whole line is cut, as nothing else would fit it: after a "/", "." or "-" when
+    there is one late enough in the line."""
     limit = max(width, 20) - 1
     out: Fragments = []
     chars: list[tuple[str, str]] = []  # (style, character) of the line being read
@@ -147,9 +148,16 @@ def _wrap_line(chars: list[tuple[str, str]], limit: int) -> Fragments:
     spans: list[tuple[int, int]] = []
     for m in re.finditer(r"\S+", text):
         s, e = m.span()
-        while e - s > limit - len(lead):  # a word longer than a line: cut, nothing else fits it
-            spans.append((s, s + limit - len(lead)))
-            s += limit - len(lead)
+        room = limit - len(lead)
+        while e - s > room:  # a word longer than a line: cut, as nothing else fits it
+            # after a path's "/" or a name's "." in the line's second half, else after a "-":
+            # a file name is cut between its parts, not inside its time stamp
+            cut = max(text.rfind(mark, s + room // 2, s + room) for mark in "/.")
+            if cut < 0:
+                cut = text.rfind("-", s + room // 2, s + room)
+            cut = cut + 1 if cut >= 0 else s + room
+            spans.append((s, cut))
+            s = cut
         spans.append((s, e))
     lines: list[list[tuple[int, int]]] = [[]]
     for s, e in spans:

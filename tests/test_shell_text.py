@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.input import create_pipe_input
@@ -110,6 +112,25 @@ def test_wrap_breaks_between_words_and_keeps_moves_whole():
     assert plain(wrap(line("short", "bad"), 80)) == "short\n"
     styled = wrap([("class:a", "one " * 30), ("class:b", "two " * 10 + "\n")], 40)
     assert {s for s, _ in styled} >= {"class:a", "class:b"}  # the styles are kept
+
+
+def test_a_path_longer_than_a_line_is_cut_between_its_parts():
+    # the record's notice once cut a file name inside its time stamp ("...-122" / "618")
+    path = "/tmp/tmp.qUB41j8hXz/.local/share/musical/musical.sqlite3.corrupt-20261202-122618"
+    lines = plain(wrap(line(f"the record is damaged: it is kept as {path}; play goes on"), 60)).splitlines()
+    assert all(len(t) <= 59 for t in lines)
+    assert all(not (a.rstrip()[-1].isalnum() and b.lstrip()[0].isalnum()) for a, b in zip(lines, lines[1:]))
+    assert any(t.rstrip().endswith(("/", ".", "-")) for t in lines)  # cut after a separator
+
+
+@settings(max_examples=200)
+@given(st.lists(st.text(alphabet="ab/.-,é", min_size=1, max_size=90), min_size=1, max_size=12),
+       st.integers(min_value=20, max_value=100))
+def test_wrap_keeps_every_character_and_fits_the_width(words, width):
+    message = " ".join(words)
+    lines = plain(wrap(line(message), width)).splitlines()
+    assert all(len(t) <= max(width, 20) - 1 for t in lines)
+    assert "".join(t.replace(" ", "") for t in lines) == message.replace(" ", "")
 
 
 def test_every_line_the_shell_prints_fits_its_terminal():
