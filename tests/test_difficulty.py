@@ -89,14 +89,14 @@ def test_each_game_has_its_own_measure_limit():
 
 def test_calibration_from_a_file(tmp_path):
     bench = bench_difficulty()
-    DIFFICULTY_NODES = CALCULATION.difficulty_nodes()
+    limit = CALCULATION.difficulty_nodes()
     path = tmp_path / "c4.jsonl"
-    rows = [_row(1, "won", 10), _row(2, "won", DIFFICULTY_NODES + 1), _row(3, "unknown", 4 * DIFFICULTY_NODES),
+    rows = [_row(1, "won", 10), _row(2, "won", limit + 1), _row(3, "unknown", 4 * limit),
             _row(4, "lost", 99), _row(5, "won", 7, {"piles": 3, "bases": True})]
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     got = bench.measured(CALCULATION, CALCULATION.default_rules(), parse_deal_range("1-4"), [str(path)])
     # a win beyond the measure's limit is undecided for it; another rule set's row is not read
-    assert got == {1: ("won", 10), 2: ("unknown", DIFFICULTY_NODES + 1), 3: ("unknown", 4 * DIFFICULTY_NODES),
+    assert got == {1: ("won", 10), 2: ("unknown", limit + 1), 3: ("unknown", 4 * limit),
                    4: ("lost", 99)}
     with pytest.raises(SystemExit, match="lack 1 of the deals"):
         bench.measured(CALCULATION, CALCULATION.default_rules(), parse_deal_range("1-5"), [str(path)])
