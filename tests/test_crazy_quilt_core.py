@@ -90,7 +90,9 @@ def test_same_search_from_positions_of_real_games(name):
         state = real_game(rng.randint(1, 10_000), rng.randrange(10**6), RULE_SETS[name], rng.randint(0, 150))
         if CRAZY_QUILT.outcome(state) is not Outcome.IN_PLAY:
             continue
-        got = same(state, 3000 if k % 3 else 30_000)
+        # a third of them searched deeper; the Python search with rule 7 does about 3,000 nodes
+        # a second here, so 10,000 (30,000 once) keeps the suite inside CI's time
+        got = same(state, 3000 if k % 3 else 10_000)
         results.add(got[0] if isinstance(got[0], str) else got[0][0])
     assert results - {"unknown"}  # some of them decided
 
