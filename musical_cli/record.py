@@ -59,17 +59,21 @@ def recording_refused(no_record: bool = False) -> str | None:
 
 def open_store(path: Path | None = None) -> tuple[Store | None, str | None]:
     """The store for recording, or None and the one line that says why not. A damaged file is
-    set aside first (the next start makes a new one)."""
+    set aside and a new record started in its place, so that the game about to be played is
+    kept: the store comes back with the line that says so."""
     try:
         return Store.open(path), None
     except StoreError as e:
         if e.kind == "corrupt":
             try:
                 aside = set_aside(e.path or _path(path))
-                return None, f"{e}: it is kept as {aside}; play goes on unrecorded"
             except OSError as why:
                 return None, f"{e}, and it cannot be renamed aside ({why.strerror or why}); " \
                              "play goes on unrecorded"
+            try:
+                return Store.open(path), f"{e}: it is kept as {aside}, and a new record is started"
+            except (StoreError, OSError, RuntimeError):
+                return None, f"{e}: it is kept as {aside}; play goes on unrecorded"
         return None, f"{e}; play goes on unrecorded"
     except (OSError, RuntimeError) as e:  # no HOME to find the data directory in, and the like
         return None, f"cannot open the record: {e}; play goes on unrecorded"
@@ -119,7 +123,12 @@ class Recorder:
         if refused:
             return cls(None, f"this shell does not record ({refused})", offer=False, quiet=True, refused=True)
         store, why = open_store(path)
-        return cls(store, why, offer)
+        if store is None:
+            return cls(None, why, offer)
+        recorder = cls(store, None, offer)
+        if why:  # a damaged record set aside: recording goes on in a new one
+            recorder.pending.append((why, "bad"))
+        return recorder
 
     # --- the session's events --------------------------------------------------------------
 

@@ -376,9 +376,9 @@ def test_a_damaged_record_is_set_aside_and_play_goes_on(spawn, tmp_path):
     term.expect(PROMPT)
     # With a deal asked for, the record is opened once the first prompt is drawn: its warning
     # follows, wrapped between words at the terminal's width (issue 23): read it as words.
-    said = term.expect("unrecorded")
+    said = term.expect("started")
     said = " ".join(re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", said).split())
-    assert "is damaged" in said and "it is kept as" in said
+    assert "is damaged" in said and "it is kept as" in said and "a new record is" in said
     term.expect(PROMPT)
     term.sendline("d")
     term.expect("J♦")

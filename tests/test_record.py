@@ -297,21 +297,44 @@ def test_musical_no_record_0_still_records(data, monkeypatch):
 # --- bad conditions ------------------------------------------------------------------------------
 
 
-def test_a_damaged_file_is_kept_aside_and_play_goes_on(data):
+def test_a_damaged_file_is_kept_aside_and_a_new_record_keeps_the_game(data):
     data.parent.mkdir(parents=True)
     junk = os.urandom(8192)
     data.write_bytes(junk)
     p = Played()
     (warning,) = p.recorder.opening_lines()
-    assert "is damaged" in warning[0] and "it is kept as" in warning[0] and "unrecorded" in warning[0]
+    assert "is damaged" in warning[0] and "it is kept as" in warning[0] and "a new record is started" in warning[0]
     aside = [f for f in data.parent.iterdir() if f.name.startswith("musical.sqlite3.corrupt-")]
     assert len(aside) == 1 and aside[0].read_bytes() == junk
-    p("d;d;d")  # play goes on
-    assert len(p.session.moves) == 3 and not data.exists()
+    p("d;d;d")  # play goes on, and this game is recorded (it once went unrecorded)
+    assert len(p.session.moves) == 3 and p.recorder.why_not is None
     p.close()
-    q = Played()  # the next shell starts a new record
-    q("d")
     assert reopen(data).count() == 1 and aside[0].read_bytes() == junk
+    q = Played()  # the next shell finds the game there
+    q("d")
+    assert reopen(data).count() >= 1 and len(list(data.parent.glob("musical.sqlite3.corrupt-*"))) == 1
+
+
+def test_a_damaged_file_that_cannot_be_replaced_leaves_play_unrecorded(data, monkeypatch):
+    from musical_cli import record
+
+    data.parent.mkdir(parents=True)
+    data.write_bytes(os.urandom(8192))
+    real = record.Store.open
+    calls = []
+
+    def open_twice(path=None, *args, **kwargs):
+        calls.append(path)
+        if len(calls) > 1:
+            raise OSError(28, "No space left on device")
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(record.Store, "open", open_twice)
+    p = Played()
+    (warning,) = p.recorder.opening_lines()
+    assert "it is kept as" in warning[0] and warning[0].endswith("play goes on unrecorded") and len(calls) == 2
+    p("d")
+    assert len(p.session.moves) == 1 and p.recorder.store is None
 
 
 def test_a_file_damaged_during_play_is_kept_aside(data):

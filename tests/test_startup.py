@@ -69,7 +69,7 @@ def test_its_warning_is_still_shown(tmp_path, monkeypatch):
         pipe.send_text("quit\r")
         assert shell.run() == 0
     text = "".join(plain(f) for f in printed)
-    assert "is damaged" in text and "play goes on unrecorded" in text
+    assert "is damaged" in text and "a new record is started" in text
 
 
 def test_the_program_with_a_seed_records_its_game(tmp_path):
