@@ -1036,16 +1036,17 @@ def greedy_wins(game, state: CrazyQuiltState) -> bool:
         state = CRAZY_QUILT.apply(state, move)
 
 
-# The deals' difficulty bands (musical_cli.advice.rating): rules -> the most nodes of an easy
-# deal's win, of a medium one's; thirds of the winnable deals, measured by bench/difficulty.py
-# from the winnability rows' files (docs/difficulty.md). They are this search's node counts: a
-# change to the search is a new calibration.
 # The measure's node limit (Game.difficulty_nodes): a tenth of the other games' 3,000,000,
 # because this search is the slow one (about 120,000 nodes a CPU second deep in a one-redeal
 # deal, with the core): at 3,000,000 a deal it cannot decide cost 25 s to rate, and a row of
 # 10,000 deals four hours of both cores. At 300,000 it costs 2.5 s, and of deals 1-484 at one
 # redeal the limit leaves undecided 3 of the 419 that 3,000,000 nodes win (docs/difficulty.md).
 DIFFICULTY_NODES = 300_000
+
+# The deals' difficulty bands (musical_cli.advice.rating): rules -> the most nodes of an easy
+# deal's win, of a medium one's; thirds of the winnable deals, measured by bench/difficulty.py
+# from the winnability rows' files (docs/difficulty.md). They are this search's node counts: a
+# change to the search is a new calibration.
 DIFFICULTY_BANDS = {
     CRAZY_QUILT.rules_type(redeals=1): (429, 2_815),  # deals 1-10,000
     CRAZY_QUILT.rules_type(redeals=2): (184, 200),  # Indian Carpet, deals 1-10,000
