@@ -302,8 +302,22 @@ class Game(ABC):
         nodes) when ``budget`` seconds or ``nodes`` search nodes (None: no limit) run out. A node
         limit gives the same answer on every machine, however loaded; a game's search counts its
         nodes as it likes, checking the limit at least every few hundred. :func:`musical_cli.solver.solve`
-        checks a win by replay before anyone hears of it."""
-        return self._part("solver", "search", f"{self.title} has no solver yet")(state, budget, progress, nodes)
+        checks a win by replay before anyone hears of it.
+
+        Where the search leaves ``state`` undecided, a game may offer a *witness*
+        (``blind.witness``): another player whose won game is the answer, a line like any other
+        (a lost one proves nothing, so "lost" and "unknown" are the search's alone)."""
+        result, moves, used = self._part("solver", "search", f"{self.title} has no solver yet")(
+            state, budget, progress, nodes)
+        if result == "unknown":
+            try:
+                witness = self._part("blind", "witness", "")
+            except NotAvailable:
+                return result, moves, used
+            won = witness(state, nodes, used, progress)
+            if won is not None:
+                return "won", won, used
+        return result, moves, used
 
     def difficulty_bands(self) -> Mapping[Any, tuple[int, int]]:
         """The deals' difficulty bands, per rule set: rules -> (the most search nodes the win of

@@ -3,6 +3,8 @@
 :func:`solve_calculation` works from any position and answers ``"won"`` (with the line, engine
 moves including every ``d``), ``"lost"`` (a proof: the whole restricted tree was searched) or
 ``"unknown"`` (the time budget ran out). It verifies nothing; the façade replays every line.
+``Game.search`` adds the *witnesses*: a long search left undecided asks the blind player (which
+never reads the stock) for a won game from the position (``blind.witness``).
 
 The search
 ----------
@@ -811,5 +813,6 @@ def _fix_deals(line: tuple[Move, ...], stock: int) -> tuple[Move, ...]:
 def search(state: CalculationState, budget: float | None,
            progress: Callable[[int, float], None] | None = None,
            nodes: int | None = None) -> tuple[str, tuple[Move, ...], int]:
-    """The game's hook (``Game.search``): :func:`solve_calculation`."""
+    """The game's hook (``Game.search``): :func:`solve_calculation`. (``Game.search`` then asks
+    the blind player for a witness where this leaves a long search undecided: ``blind.witness``.)"""
     return solve_calculation(state, budget, progress, nodes)
