@@ -23,8 +23,9 @@ import sys
 from pathlib import Path
 
 NODES = 200_000  # a deal's search nodes: about 5-10 s of one core of 2026 in these solvers
-# Calculation's solver rows, with its C core (issue 26): about 10 s of one core a deal, the budget
-# the issue measures "decided" at (in pure Python they would take 50 times as long).
+# Calculation's solver rows, with its C core (issue 26): about 10 s of one core a deal when it was
+# set (2026-12-01), the budget the issue measures "decided" at (in pure Python they would take 50
+# times as long); an undecided deal also plays up to four witness games (blind.witness).
 CALCULATION_NODES = 20_000_000
 
 # name: (what the row is, the rule and player flags)

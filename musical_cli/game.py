@@ -306,7 +306,9 @@ class Game(ABC):
 
         Where the search leaves ``state`` undecided, a game may offer a *witness*
         (``blind.witness``): another player whose won game is the answer, a line like any other
-        (a lost one proves nothing, so "lost" and "unknown" are the search's alone)."""
+        (a lost one proves nothing, so "lost" and "unknown" are the search's alone). The game
+        says when it offers one; Calculation's takes up to a few seconds of CPU past the node
+        limit, and never follows a time budget."""
         result, moves, used = self._part("solver", "search", f"{self.title} has no solver yet")(
             state, budget, progress, nodes)
         if result == "unknown":
@@ -314,9 +316,9 @@ class Game(ABC):
                 witness = self._part("blind", "witness", "")
             except NotAvailable:
                 return result, moves, used
-            won = witness(state, nodes, used, progress)
-            if won is not None:
-                return "won", won, used
+            line = witness(state, budget, nodes, used, progress)
+            if line is not None:
+                return "won", line, used
         return result, moves, used
 
     def difficulty_bands(self) -> Mapping[Any, tuple[int, int]]:

@@ -14,19 +14,21 @@ from __future__ import annotations
 import pytest
 from test_solve_calculation import assert_wins, opening
 
-from musical_cli.deals import DealNumber
+from musical_cli.game import NotAvailable
 from musical_cli.games.calculation import blind
 from musical_cli.games.calculation import solver as S  # noqa: N812
 from musical_cli.games.calculation.rules import CALCULATION, CalculationRules
+from musical_cli.moves import DEAL as DEAL_MOVE
+from musical_cli.solver import solve
 
 NO_BASES = CalculationRules(4, False)
 # Deal 34 with no bases: the search does not win it in 20,000,000 nodes; the blind player with
 # seed 0 or 1 wins it, with seed 2 or 3 loses it (measured; docs/calculation-solver.md).
 DEAL, LIMIT = 34, 2048
 
-# The witnesses are whole blind games: in pure Python each is many seconds, so these tests run
-# where the core is built (CI's first step requires it).
-pytestmark = pytest.mark.skipif(S.CORE is None, reason="the Calculation C core is not built here")
+# The witnesses are whole blind games: in pure Python each is many seconds, so the tests that play
+# them run where the core is built (CI's first step requires it); the guards run everywhere.
+plays = pytest.mark.skipif(S.CORE is None, reason="the Calculation C core is not built here")
 
 
 @pytest.fixture
@@ -35,6 +37,7 @@ def low(monkeypatch):
     monkeypatch.setattr(blind, "WITNESS_AFTER", LIMIT // 2)
 
 
+@plays
 def test_an_undecided_long_search_is_won_by_a_witness(low):
     state = opening(DEAL, NO_BASES)
     alone = S.solve_calculation(state, None, max_nodes=LIMIT)
@@ -44,36 +47,43 @@ def test_an_undecided_long_search_is_won_by_a_witness(low):
     assert_wins(state, line)
 
 
-def test_a_search_stopped_by_its_time_budget_gets_none(low):
+def no_game(*args, **kwargs):
+    raise AssertionError("a witness was played")
+
+
+def test_a_time_budget_gets_none(low, monkeypatch):
     """A budget promises an answer by then: the witnesses would break it (tests/test_solve_progress.py
-    times ``musical solve --budget``). Alone, or before the node limit is reached."""
+    times ``musical solve --budget``): alone, stopping the search, or with a node limit that ran
+    out first."""
+    monkeypatch.setattr(blind, "blind_play", no_game)
     assert CALCULATION.search(opening(DEAL, NO_BASES), 0.05, None)[:2] == ("unknown", ())
     result, _, nodes = CALCULATION.search(opening(DEAL, NO_BASES), 1e-6, None, LIMIT)
     assert result == "unknown" and nodes < LIMIT
+    result, _, nodes = CALCULATION.search(opening(DEAL, NO_BASES), 600.0, None, LIMIT)
+    assert result == "unknown" and nodes == LIMIT  # the nodes ran out first: still none
 
 
+@plays
 def test_lost_witnesses_prove_nothing(low, monkeypatch):
     monkeypatch.setattr(blind, "WITNESS_SEEDS", (2, 3))
     assert CALCULATION.search(opening(DEAL, NO_BASES), None, None, LIMIT)[:2] == ("unknown", ())
 
 
 def test_at_the_measures_limit_and_below_the_answer_is_the_searchs(low, monkeypatch):
-    assert blind.WITNESS_AFTER >= 1
+    monkeypatch.setattr(blind, "blind_play", no_game)
     assert CALCULATION.search(opening(DEAL, NO_BASES), None, None, LIMIT // 2)[0] == "unknown"
     monkeypatch.undo()
     assert blind.WITNESS_AFTER >= CALCULATION.difficulty_nodes()  # the rating is the search's
 
 
 def test_a_decided_search_plays_no_witness(low, monkeypatch):
-    def no_game(*args, **kwargs):
-        raise AssertionError("a witness was played")
-
     monkeypatch.setattr(blind, "blind_play", no_game)
     result, line, _ = CALCULATION.search(opening(1), None, None, 10**6)
     assert result == "won"
     assert_wins(opening(1), line)
 
 
+@plays
 def test_what_progress_raises_stops_the_witnesses(low):
     heard = []
 
@@ -87,16 +97,23 @@ def test_what_progress_raises_stops_the_witnesses(low):
     assert heard[-1] == LIMIT and heard[:-1] == sorted(heard[:-1])
 
 
-def test_the_other_games_have_no_witness_and_answer_as_their_search():
+def test_the_other_games_offer_no_witness():
     from musical_cli.games import game_named
 
-    quilt = game_named("crazy-quilt")
-    state = quilt.opening(DealNumber.parse("34"), quilt.default_rules())
-    assert quilt.search(state, None, None, 500)[0] == "unknown"
+    for name in ("musical", "crazy-quilt"):
+        with pytest.raises(NotAvailable):
+            game_named(name)._part("blind", "witness", "")
+    assert CALCULATION._part("blind", "witness", "") is blind.witness
 
 
+@plays
 def test_through_the_facade_a_witness_win_is_replayed(low):
-    from musical_cli.solver import solve
-
-    got = solve(CALCULATION, opening(DEAL, NO_BASES), nodes=LIMIT)
+    got = solve(CALCULATION, opening(DEAL, NO_BASES), budget=None, nodes=LIMIT)
     assert got.result == "won" and got.nodes == LIMIT
+
+
+def test_the_facade_refuses_a_witness_line_that_does_not_win(low, monkeypatch):
+    """A witness is checked like any line: one that does not win is a bug, never a "won"."""
+    monkeypatch.setattr(blind, "blind_play", lambda state, seed, progress=None: (True, (DEAL_MOVE,)))
+    with pytest.raises(AssertionError):
+        solve(CALCULATION, opening(DEAL, NO_BASES), budget=None, nodes=LIMIT)

@@ -30,14 +30,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from ...cards import new_deck
-from ...game import Outcome
+from ...game import DIFFICULTY_NODES, Outcome
 from ...moves import DEAL, F, Move, P, Transfer, W
 from .rules import CALCULATION, SEQUENCES, CalculationState
 from .solver import CORE, RankSolver, clearable_on, pack_heights, solve_calculation
 
 __all__ = [
     "View", "view_of", "blind_move", "blind_play", "hint_calculation", "safe_calculation_moves",
-    "heuristic_move", "clear_caches",
+    "heuristic_move", "clear_caches", "witness",
 ]
 
 SEQ = SEQUENCES
@@ -370,29 +370,30 @@ def blind_play(state: CalculationState, seed: int = 0, rollouts: int = ROLLOUTS,
             progress(len(moves), time.perf_counter() - start)
 
 
-# The witnesses (Game.search): when a search given a node limit above WITNESS_AFTER ends
-# undecided, this player's games with these seeds are played from the position, and the first one
+# The witnesses (Game.search): when a search given a node limit above WITNESS_AFTER and no time
+# budget ends undecided, this player's games with these seeds are played from the position, and the first one
 # won is the answer. Why: this player, which never reads the stock, wins deals the search does not
 # win within 20,000,000 nodes (no bases, deals 1-1000: 6 of the 11 the search leaves undecided,
 # with seeds 0-3; docs/calculation-solver.md), at under a second of CPU a game with the C core:
 # its Monte-Carlo choices find lines the search's ordering ranks too low. A won game is a line,
 # which the façade replays like any other; a lost one proves nothing, so "lost" and "unknown"
 # stay the search's. Not at or below the difficulty measure's 3,000,000 nodes: the measure (the
-# nodes the search needs) and its bands stay the search's. Not when a time budget stopped the
-# search either: a budget promises an answer by then, and four games (a minute in pure Python)
-# would break it; a node limit bounds work, not the wait, and is what the tables' rows use.
+# nodes the search needs) and its bands stay the search's. Not with a time budget either, even
+# when the nodes ran out first: a budget promises an answer by then, and four games (a minute in
+# pure Python) would break it; a node limit bounds work, not the wait, and is what the tables'
+# rows use.
 WITNESS_SEEDS = (0, 1, 2, 3)
-WITNESS_AFTER = 3_000_000
+WITNESS_AFTER = DIFFICULTY_NODES  # the measure's limit (Calculation's solver sets no other)
 
 
-def witness(state: CalculationState, nodes: int | None, used: int,
+def witness(state: CalculationState, budget: float | None, nodes: int | None, used: int,
             progress: Callable[[int, float], None] | None = None) -> tuple[Move, ...] | None:
-    """A won game from ``state`` after a search with a limit of ``nodes`` left it undecided in
-    ``used`` nodes: the moves of the first of WITNESS_SEEDS's games won, or None (also when the
-    limit is none or the measure's or below, and when the search stopped before it, on a time
-    budget). ``progress`` hears ``used`` on the way (the witnesses add no node); what it raises
+    """A won game from ``state`` after a search with these limits left it undecided in ``used``
+    nodes: the moves of the first of WITNESS_SEEDS's games won, or None. None at once unless the
+    search used up a node limit above WITNESS_AFTER with no time budget. ``progress`` hears
+    ``used`` on the way (the witnesses add no node; the seconds are each game's); what it raises
     ends them."""
-    if nodes is None or nodes <= WITNESS_AFTER or used < nodes:
+    if budget is not None or nodes is None or nodes <= WITNESS_AFTER or used < nodes:
         return None
     told = None if progress is None else (lambda _moves, seconds: progress(used, seconds))
     for seed in WITNESS_SEEDS:
