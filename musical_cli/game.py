@@ -15,6 +15,7 @@ from __future__ import annotations
 import enum
 import importlib
 import re
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -262,7 +263,8 @@ class Game(ABC):
     # The game's package: its parts are found there by name, imported only when asked (so that
     # the engine stays light and a game without a solver simply has no solver module):
     # rules.txt; view.draw and view.opening_record; solver.search, solver.sure_move and
-    # solver.greedy_wins; blind.blind_hint, blind.blind_safe_moves and blind.blind_play.
+    # solver.greedy_wins; blind.blind_hint, blind.blind_safe_moves, blind.blind_estimate,
+    # blind.blind_play and blind.witness.
     package: ClassVar[str] = ""
 
     def _part(self, module: str, name: str, missing: str) -> Callable[..., Any]:
@@ -309,6 +311,7 @@ class Game(ABC):
         (a lost one proves nothing, so "lost" and "unknown" are the search's alone). The game
         says when it offers one; Calculation's takes up to a few seconds of CPU past the node
         limit, and never follows a time budget."""
+        start = time.perf_counter()
         result, moves, used = self._part("solver", "search", f"{self.title} has no solver yet")(
             state, budget, progress, nodes)
         if result == "unknown":
@@ -316,7 +319,10 @@ class Game(ABC):
                 witness = self._part("blind", "witness", "")
             except NotAvailable:
                 return result, moves, used
-            line = witness(state, budget, nodes, used, progress)
+            # the seconds go on from the search's, as a progress line shows them
+            told = None if progress is None else (
+                lambda n, _seconds: progress(n, time.perf_counter() - start))
+            line = witness(state, budget, nodes, used, told)
             if line is not None:
                 return "won", line, used
         return result, moves, used

@@ -84,17 +84,30 @@ def test_a_decided_search_plays_no_witness(low, monkeypatch):
 
 
 @plays
-def test_what_progress_raises_stops_the_witnesses(low):
-    heard = []
+def test_what_progress_raises_stops_the_witnesses(low, monkeypatch):
+    import musical_cli.game as game_module
+
+    class Clock:  # Game.search's clock: its start at 100, then 1000
+        reads = iter([100.0])
+
+        @classmethod
+        def perf_counter(cls):
+            return next(cls.reads, 1000.0)
+
+    monkeypatch.setattr(game_module, "time", Clock)
+    heard, seconds_heard = [], []
 
     def progress(nodes, seconds):
         heard.append(nodes)
+        seconds_heard.append(seconds)
         if nodes >= LIMIT:  # the search's own calls come before its limit; these are the witness's
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
         CALCULATION.search(opening(DEAL, NO_BASES), None, progress, LIMIT)
     assert heard[-1] == LIMIT and heard[:-1] == sorted(heard[:-1])
+    # the witnesses' seconds go on from the search's start, not from each game's
+    assert seconds_heard[-1] == 900.0
 
 
 def test_the_other_games_offer_no_witness():

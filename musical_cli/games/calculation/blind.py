@@ -391,8 +391,7 @@ def witness(state: CalculationState, budget: float | None, nodes: int | None, us
     """A won game from ``state`` after a search with these limits left it undecided in ``used``
     nodes: the moves of the first of WITNESS_SEEDS's games won, or None. None at once unless the
     search used up a node limit above WITNESS_AFTER with no time budget. ``progress`` hears
-    ``used`` on the way (the witnesses add no node; the seconds are each game's); what it raises
-    ends them."""
+    ``used`` on the way (the witnesses add no node); what it raises ends them."""
     if budget is not None or nodes is None or nodes <= WITNESS_AFTER or used < nodes:
         return None
     told = None if progress is None else (lambda _moves, seconds: progress(used, seconds))
