@@ -371,17 +371,17 @@ def blind_play(state: CalculationState, seed: int = 0, rollouts: int = ROLLOUTS,
 
 
 # The witnesses (Game.search): when a search given a node limit above WITNESS_AFTER and no time
-# budget ends undecided, this player's games with these seeds are played from the position, and the first one
-# won is the answer. Why: this player, which never reads the stock, wins deals the search does not
-# win within 20,000,000 nodes (no bases, deals 1-1000: 6 of the 11 the search leaves undecided,
-# with seeds 0-3; docs/calculation-solver.md), at under a second of CPU a game with the C core:
-# its Monte-Carlo choices find lines the search's ordering ranks too low. A won game is a line,
-# which the façade replays like any other; a lost one proves nothing, so "lost" and "unknown"
-# stay the search's. Not at or below the difficulty measure's 3,000,000 nodes: the measure (the
-# nodes the search needs) and its bands stay the search's. Not with a time budget either, even
-# when the nodes ran out first: a budget promises an answer by then, and four games (a minute in
-# pure Python) would break it; a node limit bounds work, not the wait, and is what the tables'
-# rows use.
+# budget ends undecided, this player's games with these seeds are played from the position, and
+# the first one won is the answer. Why: this player, which never reads the stock, wins deals the
+# search does not win within 20,000,000 nodes (no bases, deals 1-1000: 6 of the 11 the search
+# leaves undecided, with seeds 0-3; docs/calculation-solver.md), at under a second of CPU a game
+# with the C core: its Monte-Carlo choices find lines the search's ordering ranks too low. A won
+# game is a line, which the façade replays like any other; a lost one proves nothing, so "lost"
+# and "unknown" stay the search's. Not at or below the difficulty measure's 3,000,000 nodes: the
+# measure (the nodes the search needs) and its bands stay the search's. Not with a time budget
+# either, even when the nodes ran out first: a budget promises an answer by then, and four games
+# (a minute in pure Python) would break it; a node limit bounds work, not the wait, and is what
+# the tables' rows use.
 WITNESS_SEEDS = (0, 1, 2, 3)
 WITNESS_AFTER = DIFFICULTY_NODES  # the measure's limit (Calculation's solver sets no other)
 
