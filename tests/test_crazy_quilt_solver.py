@@ -17,6 +17,7 @@ from musical_cli.games.crazy_quilt.rules import CRAZY_QUILT, CrazyQuiltRules, Cr
 from musical_cli.games.crazy_quilt.solver import (
     CLOCK_EVERY,
     Search,
+    Timeout,
     greedy_move,
     greedy_wins,
     safe_moves,
@@ -348,7 +349,13 @@ def test_greedy_player():
 
 def test_budget_and_progress():
     state = GAME.opening(DealNumber(1))
-    assert search(state, budget=0.0) == ("unknown", (), CLOCK_EVERY)
+    # A budget spent before the first run starts: no run. One spent during a run: it stops at
+    # its next read of the clock.
+    assert search(state, budget=0.0) == ("unknown", (), 0)
+    s = Search(state, 1e-9)
+    with pytest.raises(Timeout):
+        s.run()
+    assert s.nodes == CLOCK_EVERY
 
     def cancel(nodes, seconds):
         raise KeyboardInterrupt

@@ -267,6 +267,7 @@ typedef struct {
     int wrap, persian, safe;
     int lds, depth_max, clock_every;
     long long tt_max;
+    u64 salt; /* 0: the heuristic order; else that order perturbed (shuffle(), a restart's) */
     St root;
     Table tt;
     PathSet path; /* Persian Rug: the keys of the current line (never cleared) */
@@ -832,6 +833,27 @@ sort_moves(Core *c, size_t from, int n, long long *scores)
     return 0;
 }
 
+/* Search.shuffled: a restart's order. Each neighbouring pair of children, from the first, is
+ * swapped when two bits of an xorshift stream are 0, the stream seeded by the position's key
+ * hash and the salt, so a position has the same order each time it is entered. */
+static void
+shuffle(Mv *moves, int n, u64 h, u64 salt)
+{
+    u64 x = h ^ (salt * 0x9E3779B97F4A7C15ULL);
+    if (x == 0)
+        x = 1;
+    for (int i = 0; i + 1 < n; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        if ((x & 3) == 0) {
+            Mv t = moves[i];
+            moves[i] = moves[i + 1];
+            moves[i + 1] = t;
+        }
+    }
+}
+
 /* Foundation moves of the (source, card) pairs, pushed; *safe is set to the index of a safe
  * one (rules 1 and 2), then the only move, or -1. Sets c->wanted. */
 static int
@@ -1137,6 +1159,8 @@ dfs(Core *c, int d, int alive)
     int n = children(c, st);
     if (n < 0)
         return R_ERROR;
+    if (c->salt && n > 1)
+        shuffle(c->moves + base, n, h, c->salt);
     int check = !c->persian && n > 1;
     int live = 0, incomplete = 0, result = 0;
     if (c->persian)
@@ -1234,15 +1258,16 @@ static int
 Core_init(Core *c, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"quilt", "na", "nb", "wrap", "persian", "safe", "occ", "up", "down",
-                            "piles", "left", "lds", "depth_max", "clock_every", "tt_max", NULL};
+                            "piles", "left", "lds", "depth_max", "clock_every", "tt_max", "salt", NULL};
     Py_buffer quilt, na, nb, up, down;
     int wrap, persian, safe, left, lds, depth_max, clock_every;
     unsigned long long occ;
     long long tt_max;
+    unsigned long long salt = 0;
     PyObject *piles;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "y*y*y*pppKy*y*OiiiiL", names, &quilt, &na, &nb,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "y*y*y*pppKy*y*OiiiiL|K", names, &quilt, &na, &nb,
                                      &wrap, &persian, &safe, &occ, &up, &down, &piles, &left, &lds,
-                                     &depth_max, &clock_every, &tt_max))
+                                     &depth_max, &clock_every, &tt_max, &salt))
         return -1;
     int bad = quilt.len != CELLS || na.len != CELLS || nb.len != CELLS || up.len != 4 || down.len != 4;
     if (!bad) {
@@ -1279,6 +1304,7 @@ Core_init(Core *c, PyObject *args, PyObject *kw)
     c->depth_max = depth_max;
     c->clock_every = clock_every;
     c->tt_max = tt_max;
+    c->salt = salt;
     c->root.occ = occ;
     c->root.left = (uint8_t)left;
     c->root.ss = 0;
