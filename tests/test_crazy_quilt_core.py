@@ -42,8 +42,8 @@ def test_core_is_built_where_required():
     assert S.CORE is not None
 
 
-def run(state, core: bool, nodes: int | None):
-    s = S.make_search(state, None, None, nodes, core)
+def run(state, core: bool, nodes: int | None, salt: int = 0):
+    s = S.make_search(state, None, None, nodes, core, salt)
     assert isinstance(s, S.CoreSearch) is core
     try:
         got = s.run()
@@ -53,8 +53,8 @@ def run(state, core: bool, nodes: int | None):
     return got, s.nodes, size
 
 
-def same(state, nodes: int | None = 4000) -> tuple:
-    python, core = run(state, False, nodes), run(state, True, nodes)
+def same(state, nodes: int | None = 4000, salt: int = 0) -> tuple:
+    python, core = run(state, False, nodes, salt), run(state, True, nodes, salt)
     assert python == core
     return python
 
@@ -79,6 +79,48 @@ def real_game(n: int, seed: int, rules: CrazyQuiltRules, moves: int):
 @pytest.mark.parametrize("n", range(1, 6))
 def test_same_search_from_the_opening(name, n):
     same(CRAZY_QUILT.opening(DealNumber(n), RULE_SETS[name]), 5000)
+
+
+@needs_core
+@pytest.mark.parametrize("name", RULE_SETS)
+@pytest.mark.parametrize("n", range(1, 6))
+def test_same_restart_order_from_the_opening(name, n):
+    """A restart's order (salt n) is the same in both: the same perturbation of the same
+    children, seeded by the same key hash."""
+    same(CRAZY_QUILT.opening(DealNumber(n), RULE_SETS[name]), 3000, salt=n)
+
+
+@needs_core
+@pytest.mark.parametrize("rules", RULES)
+def test_same_restart_order_on_small_quilts(rules):
+    """Whole searches in a restart's order: node for node the same, and brute force's verdict
+    (the order changes which line is found first, never whether one exists)."""
+    for seed in range(12):
+        state = synthetic(seed, rules)
+        if CRAZY_QUILT.outcome(state) is not Outcome.IN_PLAY:
+            continue
+        got = same(state, None, salt=seed + 1)[0]
+        truth = brute_force(state)
+        if truth is not None:
+            assert (got if isinstance(got, str) else got[0]) == truth
+
+
+@needs_core
+@pytest.mark.parametrize("name", ["quilt", "carpet", "rug"])
+def test_same_restarts(name, monkeypatch):
+    """search()'s restarts: the same runs in both, each keeping the table's proofs from the
+    last, so the same verdict, line and nodes in all."""
+    monkeypatch.setattr(S, "FIRST_RUN", 2000)
+    monkeypatch.setattr(S, "RESTART_UNIT", 500)
+    for n in (3, 5, 34):
+        state = CRAZY_QUILT.opening(DealNumber(n), RULE_SETS[name])
+        core = S.search(state, None, nodes=6000)
+        monkeypatch.setattr(S, "CORE", None)
+        python = S.search(state, None, nodes=6000)
+        monkeypatch.undo()
+        monkeypatch.setattr(S, "FIRST_RUN", 2000)
+        monkeypatch.setattr(S, "RESTART_UNIT", 500)
+        assert python == core
 
 
 @needs_core

@@ -17,7 +17,6 @@ from musical_cli.games.crazy_quilt.rules import CRAZY_QUILT, CrazyQuiltRules, Cr
 from musical_cli.games.crazy_quilt.solver import (
     CLOCK_EVERY,
     Search,
-    Timeout,
     greedy_move,
     greedy_wins,
     safe_moves,
@@ -349,13 +348,7 @@ def test_greedy_player():
 
 def test_budget_and_progress():
     state = GAME.opening(DealNumber(1))
-    # A budget spent before the first run starts: no run. One spent during a run: it stops at
-    # its next read of the clock.
-    assert search(state, budget=0.0) == ("unknown", (), 0)
-    s = Search(state, 1e-9)
-    with pytest.raises(Timeout):
-        s.run()
-    assert s.nodes == CLOCK_EVERY
+    assert search(state, budget=0.0) == ("unknown", (), CLOCK_EVERY)  # at its first read of the clock
 
     def cancel(nodes, seconds):
         raise KeyboardInterrupt
@@ -422,3 +415,62 @@ def test_the_game_protocol_hooks():
     assert GAME.sure_move(GAME.opening(DealNumber(1))) is None
     wrapped = CrazyQuiltState(CrazyQuiltRules(2, wrap=True), late.foundations, late.quilt, late.stock, late.waste)
     assert GAME.sure_move(wrapped) is None  # rules 1 and 2 are off with wrap
+
+
+def test_luby_sequence():
+    assert [solver.luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+    limits = solver.run_limits()
+    assert [next(limits) for _ in range(5)] == [solver.FIRST_RUN] + [solver.RESTART_UNIT * k for k in (1, 1, 2, 1)]
+
+
+def test_restarts(monkeypatch):
+    """search() runs the heuristic order to FIRST_RUN nodes, then restarts in perturbed orders
+    (salt 1, 2, ...) to the Luby limits, the last cut to what is left of the node limit; the
+    first run that decides gives the verdict. One search object does every run, so a restart
+    keeps the positions proved lost; the nodes are all the runs' together."""
+    monkeypatch.setattr(solver, "FIRST_RUN", 4000)
+    monkeypatch.setattr(solver, "RESTART_UNIT", 1000)
+    runs = []
+    cls = type(solver.make_search(GAME.opening(DealNumber(3))))  # the core's or Python's
+    restart, run = cls.restart, cls.run
+
+    def recording_restart(self, salt):
+        restart(self, salt)
+        runs.append(salt)
+
+    def recording_run(self, *args):
+        runs.append(self.max_nodes)
+        return run(self, *args)
+
+    monkeypatch.setattr(cls, "restart", recording_restart)
+    monkeypatch.setattr(cls, "run", recording_run)
+    # Deal 3: the heuristic order does not win it within 4,000 nodes, the first restart's does.
+    state = GAME.opening(DealNumber(3))
+    result, moves, nodes = search(state, None, nodes=20_000)
+    assert result == "won" and GAME.outcome(GAME.play(state, moves)) is Outcome.WON
+    assert runs[:2] == [4000, 1] and runs[2] in range(5000, 5000 + CLOCK_EVERY) and len(runs) == 3
+    assert runs[2] - 1000 < nodes < runs[2]
+    # Deal 5 is undecided by each run: the runs follow the sequence until the limit is spent,
+    # the last one cut to what is left.
+    runs.clear()
+    result, _, nodes = search(GAME.opening(DealNumber(5)), None, nodes=7000)
+    assert result == "unknown" and 7000 <= nodes < 7000 + CLOCK_EVERY
+    limits = [runs[i] for i in (0, 2, 4, 6)]
+    assert runs[1::2] == [1, 2, 3]
+    steps = [b - a for a, b in zip(limits, limits[1:])]
+    assert limits[0] == 4000 and all(1000 <= k < 1000 + CLOCK_EVERY for k in steps[:2])
+    assert limits[3] == 7000 and len(runs) == 7
+    # A node limit within the first run: that run alone, as before restarts.
+    runs.clear()
+    assert search(GAME.opening(DealNumber(5)), None, nodes=4000)[0] == "unknown"
+    assert runs == [4000]
+
+
+def test_a_restart_order_is_a_permutation_of_the_children():
+    s = Search(GAME.opening(DealNumber(31)))
+    kids = s.children(s.root)  # six children
+    key = s.key(s.root)
+    orders = {tuple(m for m, _ in solver.shuffled(kids, key, salt)) for salt in range(1, 30)}
+    assert all(sorted(o) == sorted(m for m, _ in kids) for o in orders)
+    assert len(kids) == 6 and len(orders) > 5  # the salts give different orders
+    assert solver.shuffled(kids, key, 3) == solver.shuffled(kids, key, 3)  # and each the same again

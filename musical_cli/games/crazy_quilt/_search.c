@@ -1417,6 +1417,25 @@ run_iterations(Core *c)
     Py_RETURN_NONE;
 }
 
+/* restart(salt): Search.restart: the next run's order, and the table's marks of an earlier
+ * order's iterations turned into CHECKED (what they say of rules 4, 6 and 7 holds in any order;
+ * PROVEN is kept). */
+static PyObject *
+Core_restart(Core *c, PyObject *arg)
+{
+    unsigned long long salt = PyLong_AsUnsignedLongLong(arg);
+    if (salt == (unsigned long long)-1 && PyErr_Occurred())
+        return NULL;
+    c->salt = salt;
+    c->too_deep = 0;
+    for (size_t i = 0; i < c->tt.cap; i++) {
+        Slot *s = &c->tt.slots[i];
+        if (s->off && s->val != PROVEN)
+            s->val = CHECKED;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *
 Core_nodes(Core *c, PyObject *Py_UNUSED(ignored))
 {
@@ -1432,6 +1451,7 @@ Core_tt_size(Core *c, PyObject *Py_UNUSED(ignored))
 static PyMethodDef Core_methods[] = {
     {"run", (PyCFunction)Core_run, METH_O, "run(tick): the search, as solver.Search.run"},
     {"nodes", (PyCFunction)Core_nodes, METH_NOARGS, "positions entered so far"},
+    {"restart", (PyCFunction)Core_restart, METH_O, "restart(salt): as solver.Search.restart"},
     {"tt_size", (PyCFunction)Core_tt_size, METH_NOARGS, "entries in the transposition table"},
     {NULL, NULL, 0, NULL},
 };
@@ -1440,7 +1460,7 @@ static PyTypeObject CoreType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "musical_cli.games.crazy_quilt._search.Core",
     .tp_doc = "Core(quilt, na, nb, wrap, persian, safe, occ, up, down, piles, left, lds, "
-              "depth_max, clock_every, tt_max): solver.Search in C",
+              "depth_max, clock_every, tt_max, salt=0): solver.Search in C",
     .tp_basicsize = sizeof(Core),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = PyType_GenericNew,

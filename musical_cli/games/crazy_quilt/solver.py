@@ -882,6 +882,18 @@ class Search:
             tt[key] = PROVEN
         return False, incomplete
 
+    def restart(self, salt: int) -> None:
+        """Make the next :meth:`run` a restart in the order of ``salt``, keeping what this search
+        has proved: a PROVEN mark holds in any order, and so does what every other mark says
+        (rules 4, 6 and 7 do not prove the position lost: it is entered only then), so those
+        become CHECKED. An earlier order's depth marks would cut the new order's lines."""
+        self.salt = salt
+        self.too_deep = False
+        tt = self.tt
+        for key, mark in tt.items():
+            if mark != PROVEN:
+                tt[key] = CHECKED
+
     def run(self, lds: int = LDS_MAX) -> tuple[str, list]:
         """("won", internal moves) or ("lost", []); Timeout when the budget runs out."""
         limit = sys.getrecursionlimit()
@@ -947,15 +959,9 @@ class CoreSearch(Search):
     def run(self, lds: int = LDS_MAX) -> tuple[str, list]:
         if not self.defaults():
             return super().run(lds)
-        if self.persian:
-            occ, reserves, up, down = self.root
-            piles, left = tuple(reserves), 0
-        else:
-            occ, waste, stock, up, down, left = self.root
-            piles = (waste, stock)
-        core = CORE.Core(bytes(self.quilt), self.NA, self.NB, self.wrap, self.persian, self.safe, occ,
-                         up, down, piles, left, lds, DEPTH_MAX, CLOCK_EVERY, TT_MAX, self.salt)
-        self.core = core
+        core = getattr(self, "core", None)
+        if core is None:
+            self.core = core = self.make_core(lds)
 
         def tick(nodes: int) -> None:
             self.nodes = nodes
@@ -968,6 +974,22 @@ class CoreSearch(Search):
         if got is None:
             raise Timeout  # cut by depth: undecided
         return got
+
+    def restart(self, salt: int) -> None:
+        super().restart(salt)
+        core = getattr(self, "core", None)
+        if core is not None:
+            core.restart(salt)
+
+    def make_core(self, lds: int):
+        if self.persian:
+            occ, reserves, up, down = self.root
+            piles, left = tuple(reserves), 0
+        else:
+            occ, waste, stock, up, down, left = self.root
+            piles = (waste, stock)
+        return CORE.Core(bytes(self.quilt), self.NA, self.NB, self.wrap, self.persian, self.safe, occ,
+                         up, down, piles, left, lds, DEPTH_MAX, CLOCK_EVERY, TT_MAX, self.salt)
 
 
 def make_search(state: CrazyQuiltState, budget: float | None = None,
@@ -1026,29 +1048,25 @@ def search(state: CrazyQuiltState, budget: float | None = 10.0,
     outcome = CRAZY_QUILT.outcome(state)
     if outcome is not Outcome.IN_PLAY:
         return ("won" if outcome is Outcome.WON else "lost"), (), 0
-    start = time.perf_counter()
-    used = 0
+    s = make_search(state, budget, progress, None)
     for salt, length in enumerate(run_limits()):
-        limit = length if nodes is None else min(length, nodes - used)
-        left = None if budget is None else budget - (time.perf_counter() - start)
-        if limit <= 0 or (left is not None and left <= 0):
-            return "unknown", (), used
-        report = None if progress is None else (
-            lambda n, _t, before=used: progress(before + n, time.perf_counter() - start))
-        s = make_search(state, left, report, limit, salt=salt)
+        limit = length if nodes is None else min(length, nodes - s.nodes)
+        if limit <= 0:
+            return "unknown", (), s.nodes
+        if salt:
+            s.restart(salt)
+        s.max_nodes = s.nodes + limit
         try:
             result, line = s.run()
         except Timeout:
-            used += s.nodes
-            if s.nodes < limit:  # the budget ran out, or a line was cut by depth
-                return "unknown", (), used
+            if s.nodes < s.max_nodes:  # the budget ran out, or a line was cut by depth
+                return "unknown", (), s.nodes
             continue
-        used += s.nodes
         break
     moves = tuple(to_move(m) for m in line)
     if result == "won" and CRAZY_QUILT.outcome(CRAZY_QUILT.play(state, moves)) is not Outcome.WON:
         raise AssertionError("solver bug: the winning line does not win")
-    return result, moves, used
+    return result, moves, s.nodes
 
 
 # --- for the shell's auto and for stats ---------------------------------------------------
