@@ -457,7 +457,7 @@ def test_restarts(monkeypatch):
     assert result == "unknown" and 7000 <= nodes < 7000 + CLOCK_EVERY
     limits = [runs[i] for i in (0, 2, 4, 6)]
     assert runs[1::2] == [1, 2, 3]
-    steps = [b - a for a, b in zip(limits, limits[1:])]
+    steps = [b - a for a, b in zip(limits, limits[1:], strict=False)]
     assert limits[0] == 4000 and all(1000 <= k < 1000 + CLOCK_EVERY for k in steps[:2])
     assert limits[3] == 7000 and len(runs) == 7
     # A node limit within the first run: that run alone, as before restarts.
