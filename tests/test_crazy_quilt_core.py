@@ -247,3 +247,18 @@ def test_same_search_where_rule_7_cuts(n, moves):
     except S.Timeout:
         pass
     assert s.nodes != got[1]
+
+
+@needs_core
+@pytest.mark.parametrize(("n", "rules"), [(3989, CrazyQuiltRules(2)), (1148, CrazyQuiltRules(reserves=True))])
+def test_a_restart_wins_what_the_heuristic_order_does_not(n, rules):
+    """Golden deals: Indian Carpet 3989 (undecided at 30,000,000 nodes in the heuristic order)
+    and Persian Rug 1148 (won there only after 6,113,858 nodes) are won by the first restart,
+    within 400,000 nodes in all."""
+    state = CRAZY_QUILT.opening(DealNumber(n), rules)
+    s = S.make_search(state, None, None, S.FIRST_RUN)
+    with pytest.raises(S.Timeout):
+        s.run()
+    result, moves, nodes = S.search(state, None, nodes=400_000)
+    assert result == "won" and S.FIRST_RUN <= nodes <= 400_000
+    assert CRAZY_QUILT.outcome(CRAZY_QUILT.play(state, moves)) is Outcome.WON
