@@ -59,6 +59,20 @@ def same(state, nodes: int | None = 4000, salt: int = 0) -> tuple:
     return python
 
 
+def brute_force_agrees(rules: CrazyQuiltRules, seeds, salted: bool = False) -> None:
+    """On the synthetic positions of ``seeds``: both searches run to the end node for node (in
+    the heuristic order, or with ``salted`` in restart order seed + 1), with brute force's
+    verdict where brute force has one."""
+    for seed in seeds:
+        state = synthetic(seed, rules)
+        if CRAZY_QUILT.outcome(state) is not Outcome.IN_PLAY:
+            continue
+        got = same(state, None, salt=seed + 1 if salted else 0)[0]
+        truth = brute_force(state)
+        if truth is not None:
+            assert (got if isinstance(got, str) else got[0]) == truth
+
+
 def real_game(n: int, seed: int, rules: CrazyQuiltRules, moves: int):
     """A position of a real game: a random legal prefix of deal n, mostly plays (as
     bench/crazy_quilt.py's hint positions)."""
@@ -95,14 +109,7 @@ def test_same_restart_order_from_the_opening(name, n):
 def test_same_restart_order_on_small_quilts(rules):
     """Whole searches in a restart's order: node for node the same, and brute force's verdict
     (the order changes which line is found first, never whether one exists)."""
-    for seed in range(12):
-        state = synthetic(seed, rules)
-        if CRAZY_QUILT.outcome(state) is not Outcome.IN_PLAY:
-            continue
-        got = same(state, None, salt=seed + 1)[0]
-        truth = brute_force(state)
-        if truth is not None:
-            assert (got if isinstance(got, str) else got[0]) == truth
+    brute_force_agrees(rules, range(12), salted=True)
 
 
 @needs_core
@@ -144,14 +151,7 @@ def test_same_search_from_positions_of_real_games(name):
 def test_same_search_and_verdict_on_small_quilts(rules):
     """The synthetic positions the Python search is checked on against brute force: the core's
     whole search (no limit) agrees node for node, so its verdict is brute force's too."""
-    for seed in range(30):
-        state = synthetic(seed, rules)
-        if CRAZY_QUILT.outcome(state) is not Outcome.IN_PLAY:
-            continue
-        got = same(state, None)[0]
-        truth = brute_force(state)
-        if truth is not None:
-            assert (got if isinstance(got, str) else got[0]) == truth
+    brute_force_agrees(rules, range(30))
 
 
 @needs_core
