@@ -960,6 +960,7 @@ class CoreSearch(Search):
     do), :meth:`run` is the Python one. Its clock is this object's :meth:`Search.tick`, called
     every ``CLOCK_EVERY`` nodes, so budgets, node limits and progress reports are the same."""
 
+    core = None  # the C search, made at the first run and kept through restarts
     NA = bytes(255 if a is None else a for a, _ in SHORT_NEIGHBOURS)
     NB = bytes(255 if b is None else b for _, b in SHORT_NEIGHBOURS)
 
@@ -971,7 +972,7 @@ class CoreSearch(Search):
     def run(self, lds: int = LDS_MAX) -> tuple[str, list]:
         if not self.defaults():
             return super().run(lds)
-        core = getattr(self, "core", None)
+        core = self.core
         if core is None:
             self.core = core = self.make_core(lds)
 
@@ -989,9 +990,8 @@ class CoreSearch(Search):
 
     def restart(self, salt: int) -> None:
         super().restart(salt)
-        core = getattr(self, "core", None)
-        if core is not None:
-            core.restart(salt)
+        if self.core is not None:
+            self.core.restart(salt)
 
     def make_core(self, lds: int):
         if self.persian:
@@ -1013,32 +1013,25 @@ def make_search(state: CrazyQuiltState, budget: float | None = None,
     return Search(state, budget, progress, max_nodes, salt)
 
 
-# Restarts. The search's time to a win is heavy-tailed: a deal the heuristic order leaves
-# undecided at 3,000,000 nodes is often won in under 150,000 by the same search in a slightly
-# perturbed order (deal 34: undecided at 40,000,000 nodes in the heuristic order, won in 89,289
-# with salt 2). So search() runs a sequence of searches, each in a fresh order (salt 1, 2, ...)
-# and to a node limit, until one decides: the first in the heuristic order to FIRST_RUN nodes (the
-# difficulty measure's limit, so ratings and bands are those of that one search), then the Luby
-# sequence of RESTART_UNIT-node runs (1, 1, 2, 1, 1, 2, 4, ... units; Luby, Sinclair and
-# Zuckerman 1993: within a constant factor of the best fixed restart length for any distribution of
-# run lengths, and its runs grow without bound, so with no limit some run is long enough to prove
-# a loss). Every verdict is one search's: a "won" line is replayed, and a "lost" is a complete
-# search's, which no order changes.
+# Restarts (the module docstring says why and why they are sound). The first run's limit is the
+# difficulty measure's, so ratings and bands are those of the heuristic order alone. The later
+# runs follow the Luby sequence (Luby, Sinclair and Zuckerman 1993: within a constant factor of
+# the best fixed restart length whatever the distribution of run lengths, and growing without
+# bound, so with no limit some run is long enough to prove a loss); its unit is about what a
+# perturbed order needed to win the deals the heuristic order left undecided (all within 130,776
+# nodes in docs/crazy-quilt-solver.md's experiment).
 FIRST_RUN = 300_000
 RESTART_UNIT = 150_000
 
 
 def luby(i: int) -> int:
-    """The i-th term (i >= 1) of the Luby sequence: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ..."""
-    k = 1
-    while (1 << k) - 1 < i:
-        k += 1
-    while (1 << k) - 1 != i:
+    """The i-th term (i >= 1) of the Luby sequence: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ... (2^(k-1)
+    where i = 2^k - 1, else the term of i - 2^(k-1) + 1, for the k with 2^(k-1) <= i < 2^k)."""
+    while True:
+        k = i.bit_length()
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
         i -= (1 << (k - 1)) - 1
-        k = 1
-        while (1 << k) - 1 < i:
-            k += 1
-    return 1 << (k - 1)
 
 
 def run_limits():
