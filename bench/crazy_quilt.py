@@ -8,6 +8,8 @@
     python bench/crazy_quilt.py --cpu --budget 10 --range 1-200 --variants quilt --games 0 --each
     python bench/crazy_quilt.py --hints 300 --hint-command --no-deals --games 0 [--again]
     python bench/crazy_quilt.py --speed 20000 --range 1-20 --no-deals --games 0
+    python bench/crazy_quilt.py --boundaries 80 --limit 5000000 --no-deals --games 0
+    python bench/crazy_quilt.py --anatomy 200000 --range 117 --no-deals --games 0
 
 (a) Engine: random legal games (``random.Random(seed)``) through the public API only
     (``legal_moves`` + ``apply``), legal moves applied per second, for each variant.
@@ -25,6 +27,14 @@
 (d) With ``--speed NODES``: the C core and the Python search on the same nodes (each deal of the
     range searched to NODES nodes by both, every variant), CPU seconds of each and positions a
     CPU second, and whether they agreed (verdict and node count). Needs the core built.
+(e) With ``--boundaries N``: how far the loss proofs are from an exact ``hint``. In each of the
+    first N games of (c) that is lost where it stops, the last position proven winnable (probes
+    of ``--probe`` nodes, walking forward along winning lines and then bisecting, as ``hint``
+    does), and then the search on the position after it, to ``--limit`` nodes: proven lost (with
+    its nodes), found winnable after all (a probe was too short), or undecided, with the stock
+    cards the first pass still had there. An exact undo count needs that position proven lost.
+(f) With ``--anatomy NODES``: where the Python search spends its nodes at 1 redeal: each deal of
+    the range searched to NODES nodes, the positions it entered by pass and by stock cards left.
 
 ``--cpu``: budgets and times in CPU seconds of this process (the solver's clock is given
 ``time.process_time``), so that a loaded machine does not change the figures; ``--each``: one
@@ -43,6 +53,7 @@ import resource
 import statistics
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 try:
@@ -160,11 +171,10 @@ def random_game(n: int, rng: random.Random, rules: CrazyQuiltRules) -> tuple:
 
 
 def bench_hints(count: int, seed: int, budget: float, command: bool, again: bool = False) -> None:
-    rng = random.Random(seed)
     rules = CrazyQuiltRules(1)
     times = []
     results = {"won": 0, "lost": 0, "unknown": 0}
-    games = [random_game(1 + k % 1000, rng, rules) for k in range(count)]
+    games = hint_games(count, seed)
     for state, _ in games:
         t0 = CLOCK()
         result, _, _ = search(state, budget)
@@ -189,6 +199,90 @@ def bench_hints(count: int, seed: int, budget: float, command: bool, again: bool
 
     hint_command_figures(sessions(), again)
     print(f"    peak memory {peak_mb():.0f} MB")
+
+
+def hint_games(count: int, seed: int) -> list[tuple]:
+    """(c)'s games: random prefixes of deals 1, 2, ... at 1 redeal, from ``random.Random(seed)``."""
+    rng = random.Random(seed)
+    rules = CrazyQuiltRules(1)
+    return [random_game(1 + k % 1000, rng, rules) for k in range(count)]
+
+
+def last_winnable(states: list, moves: list, probe: int) -> int | None:
+    """The index of the last position of ``states`` proven winnable by probes of ``probe`` nodes
+    (walking forward along each winning line found, then bisecting); None when the start's probe
+    finds no win. The position after it is the one an exact undo count needs proven lost."""
+    lo, hi, best = 0, len(states) - 1, None
+    while lo < hi:
+        mid = lo if best is None else (lo + hi) // 2
+        result, line, _ = search(states[mid], None, nodes=probe)
+        if result == "won":
+            k = 0  # the game's later positions on the same line are winnable too
+            while mid + k + 1 < hi and k < len(line) and moves[mid + k] == line[k]:
+                k += 1
+            best, lo = mid + k, mid + k + 1
+        elif best is None:
+            return None
+        else:
+            hi = mid
+    return best
+
+
+def bench_boundaries(count: int, seed: int, probe: int, limit: int) -> None:
+    kinds = {"won here": 0, "start not won": 0, "lost": 0, "won after all": 0, "undecided": 0}
+    proofs, undecided = [], []
+    for k, (state, moves) in enumerate(hint_games(count, seed)):
+        states = [CRAZY_QUILT.opening(DealNumber(1 + k % 1000), state.rules)]
+        for move in moves:
+            states.append(CRAZY_QUILT.apply(states[-1], move))
+        if search(states[-1], None, nodes=probe)[0] == "won":
+            kinds["won here"] += 1
+            continue
+        best = last_winnable(states, moves, probe)
+        if best is None:
+            kinds["start not won"] += 1
+            continue
+        after = states[best + 1]
+        result, _, nodes = search(after, None, nodes=limit)
+        left = len(after.stock) if after.redeals_used == 0 else 0
+        if result == "lost":
+            kinds["lost"] += 1
+            proofs.append((nodes, left))
+        elif result == "won":
+            kinds["won after all"] += 1
+        else:
+            kinds["undecided"] += 1
+            undecided.append(left)
+    print(f"\n(e) boundaries: {count} games of (c), probes of {probe:,} nodes, the position after the "
+          f"last winnable one searched to {limit:,} nodes: {kinds}")
+    if proofs:
+        print("    proven lost (nodes, first-pass stock cards left): "
+              + ", ".join(f"{n:,} ({s})" for n, s in sorted(proofs)))
+    if undecided:
+        print(f"    undecided, first-pass stock cards left: {' '.join(map(str, sorted(undecided)))}")
+
+
+def bench_anatomy(deals: list[DealNumber], nodes: int) -> None:
+    class Counted(quilt_solver.Search):
+        """The Python search, counting the positions it enters by (pass, stock cards left)."""
+
+        def dfs(self, st, d, line, alive=False):
+            where[(st[5], len(st[2]))] += 1
+            return super().dfs(st, d, line, alive)
+
+    for deal in deals:
+        where: Counter = Counter()
+        s = Counted(CRAZY_QUILT.opening(deal, CrazyQuiltRules(1)), None, None, nodes)
+        try:
+            result = s.run()[0]
+        except quilt_solver.Timeout:
+            result = "undecided"
+        print(f"\n(f) deal {deal}, 1 redeal, the Python search to {nodes:,} nodes: {result} in {s.nodes:,}")
+        for left, name in ((1, "first pass"), (0, "last pass")):
+            by_stock = sorted(((n, v) for (lft, n), v in where.items() if lft == left), reverse=True)
+            total = sum(v for _, v in by_stock)
+            print(f"    {name}: {total:,} positions" + (", by stock cards left: " if total else "")
+                  + " ".join(f"{n}:{v:,}" for n, v in by_stock))
 
 
 def bench_speed(deals: list[DealNumber], nodes: int, variants: list[str]) -> None:
@@ -237,6 +331,12 @@ def main() -> None:
     parser.add_argument("--each", action="store_true", help="one line a deal")
     parser.add_argument("--speed", type=int, default=0, metavar="NODES",
                         help="(d): the C core against the Python search, NODES nodes a deal")
+    parser.add_argument("--boundaries", type=int, default=0, metavar="N",
+                        help="(e): the position after the last winnable one, in N games of (c)")
+    parser.add_argument("--probe", type=int, default=1_000_000, help="with --boundaries: nodes a probe")
+    parser.add_argument("--limit", type=int, default=5_000_000, help="with --boundaries: nodes for the proof")
+    parser.add_argument("--anatomy", type=int, default=0, metavar="NODES",
+                        help="(f): the Python search's positions by pass and stock, NODES nodes a deal")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if args.cpu:
@@ -251,6 +351,10 @@ def main() -> None:
         bench_speed(parse_deal_range(args.range), args.speed, [v.strip() for v in args.variants.split(",")])
     if args.hints:
         bench_hints(args.hints, args.seed, 1.0, args.hint_command, args.again)
+    if args.boundaries:
+        bench_boundaries(args.boundaries, args.seed, args.probe, args.limit)
+    if args.anatomy:
+        bench_anatomy(parse_deal_range(args.range), args.anatomy)
     print(f"\nload average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
