@@ -34,7 +34,12 @@
     its nodes), found winnable after all (a probe was too short), or undecided, with the stock
     cards the first pass still had there. An exact undo count needs that position proven lost.
 (f) With ``--anatomy NODES``: where the Python search spends its nodes at 1 redeal: each deal of
-    the range searched to NODES nodes, the positions it entered by pass and by stock cards left.
+    the range searched to NODES nodes, the positions it entered by pass and by stock cards left,
+    and how many of them are distinct: as positions, and as placements (which quilt cells are
+    full, the stock cards left and the foundations' heights; in the first pass these fix which
+    cards lie on the waste, not their order). Entered over distinct is what the iterations
+    repeat; distinct positions over placements is what the orders of the waste (and, in the
+    last pass, of the stock) add.
 
 ``--cpu``: budgets and times in CPU seconds of this process (the solver's clock is given
 ``time.process_time``), so that a loaded machine does not change the figures; ``--each``: one
@@ -267,11 +272,16 @@ def bench_anatomy(deals: list[DealNumber], nodes: int) -> None:
         """The Python search, counting the positions it enters by (pass, stock cards left)."""
 
         def dfs(self, st, d, line, alive=False):
-            where[(st[5], len(st[2]))] += 1
+            occ, _, stock, up, down, left = st
+            where[(left, len(stock))] += 1
+            seen[left].add(self.key(st))
+            placed[left].add((occ, len(stock), up, down))
             return super().dfs(st, d, line, alive)
 
     for deal in deals:
         where: Counter = Counter()
+        seen: dict[int, set] = {0: set(), 1: set()}
+        placed: dict[int, set] = {0: set(), 1: set()}
         s = Counted(CRAZY_QUILT.opening(deal, CrazyQuiltRules(1)), None, None, nodes)
         try:
             result = s.run()[0]
@@ -283,6 +293,8 @@ def bench_anatomy(deals: list[DealNumber], nodes: int) -> None:
             total = sum(v for _, v in by_stock)
             print(f"    {name}: {total:,} positions" + (", by stock cards left: " if total else "")
                   + " ".join(f"{n}:{v:,}" for n, v in by_stock))
+            if total:
+                print(f"        distinct: {len(seen[left]):,} positions, {len(placed[left]):,} placements")
 
 
 def bench_speed(deals: list[DealNumber], nodes: int, variants: list[str]) -> None:
