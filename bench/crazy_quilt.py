@@ -67,6 +67,8 @@ except ImportError:  # run from a checkout without installing
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from musical_cli.deals import DealNumber
 
+from hints import say  # bench/hints.py, beside this file
+
 from musical_cli.deals import parse_deal_range
 from musical_cli.games.crazy_quilt import solver as quilt_solver
 from musical_cli.games.crazy_quilt.rules import CRAZY_QUILT, CrazyQuiltRules
@@ -114,8 +116,8 @@ def bench_engine(games: int, seed: int) -> None:
                 state = CRAZY_QUILT.apply(state, rng.choice(legal))
                 moves += 1
             playing += time.perf_counter() - t0
-        print(f"(a) {title:27} {games} random games, {moves} moves: "
-              f"{moves / playing:,.0f} legal moves applied per second")
+        say(f"(a) {title:27} {games} random games, {moves} moves: "
+            f"{moves / playing:,.0f} legal moves applied per second", 0)
 
 
 def bench_deals(deals: list[DealNumber], budget: float, variants: list[str], each: bool = False) -> None:
@@ -146,17 +148,18 @@ def bench_deals(deals: list[DealNumber], budget: float, variants: list[str], eac
                 print(f"    {deal} {result} nodes={n} {dt:.2f} s", flush=True)
         n = len(deals)
         unit = "CPU s" if CLOCK is time.process_time else "s"
-        print(f"\n(b) {title}: deals {deals[0]}-{deals[-1]} ({n}), budget {budget:g} {unit} a deal")
-        print(f"    solver: won {counts['won']}, lost {counts['lost']}, unknown {counts['unknown']} "
-              f"({100 * (counts['won'] + counts['lost']) / n:.1f}% decided); greedy won {greedy} "
-              f"({100 * greedy / n:.1f}%)")
-        print(f"    time a deal: median {statistics.median(times):.3f} {unit}, 90th percentile "
-              f"{percentile(times, 0.9):.3f}; decided ones: median "
-              f"{statistics.median(decided) if decided else 0:.3f}, 90th percentile {percentile(decided, 0.9):.3f}")
-        print(f"    {nodes:,} positions in {solving:.1f} {unit} of solving ({nodes / max(solving, 1e-9):,.0f} a second); "
-              f"peak memory {peak_mb():.0f} MB")
+        print()
+        say(f"(b) {title}: deals {deals[0]}-{deals[-1]} ({n}), budget {budget:g} {unit} a deal", 0)
+        say(f"solver: won {counts['won']}, lost {counts['lost']}, unknown {counts['unknown']} "
+            f"({100 * (counts['won'] + counts['lost']) / n:.1f}% decided); greedy won {greedy} "
+            f"({100 * greedy / n:.1f}%)")
+        say(f"time a deal: median {statistics.median(times):.3f} {unit}, 90th percentile "
+            f"{percentile(times, 0.9):.3f}; decided ones: median "
+            f"{statistics.median(decided) if decided else 0:.3f}, 90th percentile {percentile(decided, 0.9):.3f}")
+        say(f"{nodes:,} positions in {solving:.1f} {unit} of solving ({nodes / max(solving, 1e-9):,.0f} a second); "
+            f"peak memory {peak_mb():.0f} MB")
         if undecided:
-            print(f"    undecided: {' '.join(undecided)}")
+            say(f"undecided: {' '.join(undecided)}")
 
 
 def random_game(n: int, rng: random.Random, rules: CrazyQuiltRules) -> tuple:
@@ -186,9 +189,10 @@ def bench_hints(count: int, seed: int, budget: float, command: bool, again: bool
         times.append(CLOCK() - t0)
         results[result] += 1
     unit = "CPU s" if CLOCK is time.process_time else "s"
-    print(f"\n(c) hints: {count} positions from real games at 1 redeal, solver budget {budget:g} {unit}: "
-          f"median {statistics.median(times):.3f}, 90th percentile {percentile(times, 0.9):.3f}, "
-          f"worst {max(times):.3f} {unit}; {results}")
+    print()
+    say(f"(c) hints: {count} positions from real games at 1 redeal, solver budget {budget:g} {unit}: "
+        f"median {statistics.median(times):.3f}, 90th percentile {percentile(times, 0.9):.3f}, "
+        f"worst {max(times):.3f} {unit}; {results}", 0)
     if not command:
         return
     from hints import hint_command_figures
@@ -258,18 +262,20 @@ def bench_boundaries(count: int, seed: int, probe: int, limit: int) -> None:
         else:
             kinds["undecided"] += 1
             undecided.append(left)
-    print(f"\n(e) boundaries: {count} games of (c), probes of {probe:,} nodes, the position after the "
-          f"last winnable one searched to {limit:,} nodes: {kinds}")
+    print()
+    say(f"(e) boundaries: {count} games of (c), probes of {probe:,} nodes, the position after the "
+        f"last winnable one searched to {limit:,} nodes: {kinds}", 0)
     if proofs:
-        print("    proven lost (nodes, first-pass stock cards left): "
-              + ", ".join(f"{n:,} ({s})" for n, s in sorted(proofs)))
+        say("proven lost (nodes, first-pass stock cards left): "
+            + ", ".join(f"{n:,} ({s})" for n, s in sorted(proofs)))
     if undecided:
-        print(f"    undecided, first-pass stock cards left: {' '.join(map(str, sorted(undecided)))}")
+        say(f"undecided, first-pass stock cards left: {' '.join(map(str, sorted(undecided)))}")
 
 
 def bench_anatomy(deals: list[DealNumber], nodes: int) -> None:
     class Counted(quilt_solver.Search):
-        """The Python search, counting the positions it enters by (pass, stock cards left)."""
+        """The Python search, counting the positions it enters by (pass, stock cards left), and
+        the distinct positions and placements of each pass."""
 
         def dfs(self, st, d, line, alive=False):
             occ, _, stock, up, down, left = st
@@ -287,14 +293,17 @@ def bench_anatomy(deals: list[DealNumber], nodes: int) -> None:
             result = s.run()[0]
         except quilt_solver.Timeout:
             result = "undecided"
-        print(f"\n(f) deal {deal}, 1 redeal, the Python search to {nodes:,} nodes: {result} in {s.nodes:,}")
+        print()
+        say(f"(f) deal {deal}, 1 redeal, the Python search to {nodes:,} nodes: {result} in {s.nodes:,}", 0)
         for left, name in ((1, "first pass"), (0, "last pass")):
             by_stock = sorted(((n, v) for (lft, n), v in where.items() if lft == left), reverse=True)
             total = sum(v for _, v in by_stock)
-            print(f"    {name}: {total:,} positions" + (", by stock cards left: " if total else "")
-                  + " ".join(f"{n}:{v:,}" for n, v in by_stock))
-            if total:
-                print(f"        distinct: {len(seen[left]):,} positions, {len(placed[left]):,} placements")
+            if not total:
+                say(f"{name}: 0 positions")
+                continue
+            say(f"{name}: {total:,} positions, of which distinct {len(seen[left]):,}, placements "
+                f"{len(placed[left]):,}")
+            say("by stock cards left: " + " ".join(f"{n}:{v:,}" for n, v in by_stock), 8)
 
 
 def bench_speed(deals: list[DealNumber], nodes: int, variants: list[str]) -> None:
@@ -322,10 +331,11 @@ def bench_speed(deals: list[DealNumber], nodes: int, variants: list[str]) -> Non
             agree += got[False] == got[True]
         py = count[False] / max(cpu[False], 1e-9)
         c = count[True] / max(cpu[True], 1e-9)
-        print(f"\n(d) {title}: deals {deals[0]}-{deals[-1]}, up to {nodes:,} nodes each: Python "
-              f"{count[False]:,} positions in {cpu[False]:.2f} CPU s ({py:,.0f} a second), C core "
-              f"{count[True]:,} in {cpu[True]:.3f} CPU s ({c:,.0f} a second): {c / max(py, 1e-9):.0f} times; "
-              f"the same verdict and nodes on {agree} of {len(deals)}")
+        print()
+        say(f"(d) {title}: deals {deals[0]}-{deals[-1]}, up to {nodes:,} nodes each: Python "
+            f"{count[False]:,} positions in {cpu[False]:.2f} CPU s ({py:,.0f} a second), C core "
+            f"{count[True]:,} in {cpu[True]:.3f} CPU s ({c:,.0f} a second): {c / max(py, 1e-9):.0f} times; "
+            f"the same verdict and nodes on {agree} of {len(deals)}", 0)
 
 
 def main() -> None:

@@ -1,14 +1,26 @@
-"""The shell's ``hint`` command timed on positions from real games: shared by bench/solver.py
-(Musical) and bench/crazy_quilt.py. Prints figures, asserts nothing."""
+"""The shell's ``hint`` command timed on positions from real games, and :func:`say`, a figure's
+line wrapped to the terminal: shared by bench/solver.py (Musical) and bench/crazy_quilt.py.
+Prints figures, asserts nothing."""
 
 from __future__ import annotations
 
+import shutil
 import statistics
+import textwrap
 import time
 from collections.abc import Iterable
 
 from musical_cli.language import Session, lookup
 from musical_cli.stats import percentile
+
+
+def say(text: str, indent: int = 4) -> None:
+    """Print one figure's line wrapped between words to one column less than the terminal's width
+    (79 when the output is not a terminal), its later lines indented under it: the lists of deals
+    and stock counts run to hundreds of characters."""
+    width = shutil.get_terminal_size((80, 24)).columns - 1
+    print(textwrap.fill(text, width=width, initial_indent=" " * indent,
+                        subsequent_indent=" " * (indent + 4), break_on_hyphens=False))
 
 
 def hint_answer(said: str) -> str:
@@ -51,13 +63,13 @@ def hint_command_figures(sessions: Iterable[tuple[str, Session]], again: bool = 
             again_cpu.append(c)
             kind = hint_answer(said)
             again_answers[kind] = again_answers.get(kind, 0) + 1
-    print(f"    the shell's hint command ({len(cpu)} positions): CPU median {statistics.median(cpu):.3f} s, "
-          f"90th percentile {percentile(cpu, 0.9):.3f} s, worst {max(cpu):.3f} s "
-          f"(wall median {statistics.median(wall):.3f} s, worst {max(wall):.3f} s); "
-          f"{sum(t >= 1.0 for t in cpu)} took a CPU second or more")
-    print(f"    answers: {answers}")
+    say(f"the shell's hint command ({len(cpu)} positions): CPU median {statistics.median(cpu):.3f} s, "
+        f"90th percentile {percentile(cpu, 0.9):.3f} s, worst {max(cpu):.3f} s "
+        f"(wall median {statistics.median(wall):.3f} s, worst {max(wall):.3f} s); "
+        f"{sum(t >= 1.0 for t in cpu)} took a CPU second or more")
+    say(f"answers: {answers}")
     for line in slow:
-        print(f"    slow: {line}")
+        say(f"slow: {line}")
     if again_cpu:
-        print(f"    'hint' again where the first left its answer open ({len(again_cpu)}): CPU median "
-              f"{statistics.median(again_cpu):.3f} s, worst {max(again_cpu):.3f} s; answers: {again_answers}")
+        say(f"'hint' again where the first left its answer open ({len(again_cpu)}): CPU median "
+            f"{statistics.median(again_cpu):.3f} s, worst {max(again_cpu):.3f} s; answers: {again_answers}")
