@@ -2,7 +2,7 @@
  *
  * A transcription of solver.py's Search, made to be the same search node for node: the same
  * iterations (limited-discrepancy search, then the unlimited one), the same children in the same
- * order (the same scores, sorted stably), the same pruning rules (1 to 7, and the lazy test of
+ * order (the same scores, sorted stably), the same pruning rules (1 to 8, and the lazy test of
  * children proven lost), the same transposition table (cleared when it holds tt_max entries, as
  * the Python dict is), the same node count and the same calls to tick(nodes) every clock_every
  * nodes. So it gives the same verdict, the same line and the same node count as the Python
@@ -283,6 +283,8 @@ typedef struct {
     PyObject *tick;
     uint8_t wanted[64]; /* card -> 1 (up wants it), 2 (down), 3 (both): set by foundation() */
     u64 hosts[64]; /* rule 7: the cards (a bit by code) that a card can be built onto */
+    struct SuitSlot *suit_memo; /* rule 8: the suits' games' verdicts (SUIT_CAP slots) */
+    size_t suit_count;
 } Core;
 
 static inline u64
@@ -1084,12 +1086,139 @@ clear_if_full(Core *c)
     return 0;
 }
 
-/* Rules 4, 6 and 7 on a non-Persian position (alive: rule 6 is known to pass; rule 7 is
+/* ---- rule 8: a suit's own game (solver.suit_won, Search.suit_fails) ------------------------
+ * The game of one suit: its cards of the waste and stock as ranks (seq, the waste's first k),
+ * its quilt cards a pool (two bits a rank), its foundations' heights u and d, the redeals left.
+ * Searched to the end with a memo of verdicts, which are the game's own (so kept across
+ * positions, and cleared when the memo is half full: that only repeats work). The same verdict
+ * as solver.suit_won, which is all the search sees of it. */
+
+#define SUIT_CAP (1 << 17)
+#define SUIT_PASSES_MAX 30
+
+typedef struct SuitSlot {
+    u64 a, b, p; /* the key: ranks 0-15; ranks 16-23 and the counts; the pool (0: empty slot) */
+    uint8_t won;
+} SuitSlot;
+
+static int
+suit_won(Core *c, const uint8_t *seq0, int n, int k, u64 pool, int u, int d, int left)
+{
+    u64 a = 0, b = 0;
+    for (int i = 0; i < n; i++) {
+        if (i < 16)
+            a |= (u64)seq0[i] << (4 * i);
+        else
+            b |= (u64)seq0[i] << (4 * (i - 16));
+    }
+    b |= (u64)n << 32 | (u64)k << 37 | (u64)u << 42 | (u64)d << 46 | (u64)left << 50 | (u64)1 << 63;
+    const u64 pool_key = pool;
+    u64 h = (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL) ^ (pool * 0x165667B19E3779F9ULL);
+    h ^= h >> 31;
+    size_t mask = SUIT_CAP - 1, i = (size_t)h & mask;
+    for (;;) {
+        SuitSlot *sl = &c->suit_memo[i];
+        if (!sl->b)
+            break;
+        if (sl->a == a && sl->b == b && sl->p == pool)
+            return sl->won;
+        i = (i + 1) & mask;
+    }
+    uint8_t seq[32];
+    memcpy(seq, seq0, (size_t)n);
+    /* a card whose one destination wants it is played at once (as in solver.suit_won) */
+    for (;;) {
+        if (u < 13 && d <= u + 1 && (pool >> (2 * (u + 1)) & 3)) {
+            pool -= (u64)1 << (2 * (u + 1));
+            u++;
+        }
+        else if (d > 1 && u >= d - 1 && (pool >> (2 * (d - 1)) & 3)) {
+            pool -= (u64)1 << (2 * (d - 1));
+            d--;
+        }
+        else if (k && seq[k - 1] == u + 1 && d <= u + 1) {
+            memmove(seq + k - 1, seq + k, (size_t)(n - k));
+            n--, k--, u++;
+        }
+        else if (k && seq[k - 1] == d - 1 && u >= d - 1) {
+            memmove(seq + k - 1, seq + k, (size_t)(n - k));
+            n--, k--, d--;
+        }
+        else
+            break;
+    }
+    int won = u == 13 && d == 1;
+    if (!won && k) {
+        int t = seq[k - 1];
+        if (t == u + 1 || t == d - 1) {
+            uint8_t rest[32];
+            memcpy(rest, seq, (size_t)(k - 1));
+            memcpy(rest + k - 1, seq + k, (size_t)(n - k));
+            won = (t == u + 1 && suit_won(c, rest, n - 1, k - 1, pool, u + 1, d, left))
+                  || (t == d - 1 && suit_won(c, rest, n - 1, k - 1, pool, u, d - 1, left));
+        }
+    }
+    if (!won && u < 13 && (pool >> (2 * (u + 1)) & 3))
+        won = suit_won(c, seq, n, k, pool - ((u64)1 << (2 * (u + 1))), u + 1, d, left);
+    if (!won && d > 1 && (pool >> (2 * (d - 1)) & 3))
+        won = suit_won(c, seq, n, k, pool - ((u64)1 << (2 * (d - 1))), u, d - 1, left);
+    if (!won && k < n)
+        won = suit_won(c, seq, n, k + 1, pool, u, d, left);
+    else if (!won && k && left)
+        won = suit_won(c, seq, n, 0, pool, u, d, left - 1);
+    if (c->suit_count >= SUIT_CAP / 2) {
+        memset(c->suit_memo, 0, SUIT_CAP * sizeof(SuitSlot));
+        c->suit_count = 0;
+    }
+    i = (size_t)h & mask;
+    while (c->suit_memo[i].b)
+        i = (i + 1) & mask;
+    c->suit_memo[i] = (SuitSlot){a, b, pool_key, (uint8_t)won};
+    c->suit_count++;
+    return won;
+}
+
+/* Search.suit_fails: some suit's game cannot be won. */
+static int
+suit_fails(Core *c, const St *st)
+{
+    uint8_t seq[4][32];
+    int n[4] = {0, 0, 0, 0}, k[4];
+    u64 pool[4] = {0, 0, 0, 0};
+    for (int i = 0; i < st->nw; i++) {
+        int card = st->waste[i], s = card >> 4;
+        if (n[s] >= 24)
+            return 0; /* not a position of the game (a suit has 24 cards besides its bases) */
+        seq[s][n[s]++] = (uint8_t)(card & 15);
+    }
+    for (int s = 0; s < 4; s++)
+        k[s] = n[s];
+    for (int i = 0; i < st->ns; i++) {
+        int card = st->stock[st->ss + i], s = card >> 4;
+        if (n[s] >= 24)
+            return 0;
+        seq[s][n[s]++] = (uint8_t)(card & 15);
+    }
+    for (u64 o = st->occ; o;) {
+        int x = __builtin_ctzll(o);
+        o &= o - 1;
+        int card = c->quilt[x];
+        pool[card >> 4] += (u64)1 << (2 * (card & 15));
+    }
+    int left = st->left < SUIT_PASSES_MAX ? st->left : SUIT_PASSES_MAX;
+    for (int s = 0; s < 4; s++)
+        if (!suit_won(c, seq[s], n[s], k[s], pool[s], st->up[s], st->down[s], left))
+            return 1;
+    return 0;
+}
+
+/* Rules 4, 6, 7 and 8 on a non-Persian position (alive: rule 6 is known to pass; rule 7 is
  * checked all the same, as Search.rules_fail does). */
 static inline int
-rules_fail(const Core *c, const St *st, int alive)
+rules_fail(Core *c, const St *st, int alive)
 {
-    return (st->left == 0 && st->nw && stuck(st)) || (!alive && relax_fails(c, st)) || geo_fails(c, st);
+    return (st->left == 0 && st->nw && stuck(st)) || (!alive && relax_fails(c, st)) || geo_fails(c, st)
+           || suit_fails(c, st);
 }
 
 /* Search.dead: whether st is proven lost by the table or by rules 4, 6 and 7 (marked so). */
@@ -1223,6 +1352,7 @@ static void
 Core_dealloc(Core *c)
 {
     table_free(&c->tt);
+    PyMem_Free(c->suit_memo);
     PyMem_Free(c->path.slots);
     PyMem_Free(c->states);
     PyMem_Free(c->keys);
@@ -1322,6 +1452,12 @@ Core_init(Core *c, PyObject *args, PyObject *kw)
         return -1;
     if (c->tt.slots == NULL && table_init(&c->tt) < 0)
         goto nomem;
+    if (!persian && c->suit_memo == NULL) {
+        c->suit_memo = PyMem_Calloc(SUIT_CAP, sizeof(SuitSlot));
+        c->suit_count = 0;
+        if (c->suit_memo == NULL)
+            goto nomem;
+    }
     PyMem_Free(c->path.slots);
     for (c->path.cap = 64; c->path.cap < 2 * (size_t)(depth_max + 2);)
         c->path.cap *= 2;

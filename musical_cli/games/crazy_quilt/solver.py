@@ -139,8 +139,38 @@ moves that make more quilt cards available. The lookahead is what makes Persian 
    dealt before its release have come out again (where the real card lies if it was built then):
    the real line may leave it in its cell and play it from there in that pass.
 
+8. *A suit's own game* (:meth:`Search.suit_fails`, :func:`suit_won`; not Persian Rug; issue
+   25, 2026-12-03). For a suit s, the game of s alone: the cards of the other suits are gone,
+   the waste and the stock are their s cards in their order, the quilt's s cards are a *pool*
+   any of which may go to a foundation whenever it is wanted there, with the same two
+   foundations (the up one and the down one, each in its order: two copies of a rank, one
+   for each), deals, and the redeals left. It is searched to the end (a small game: a suit has
+   24 cards besides its bases; the verdicts are memoised, and the same in whatever position
+   they arise). If some suit's game cannot be won, the position is lost.
+   Proof: project a winning real line onto s, with the invariant "the projection's waste and
+   stock are the real ones' s cards, those that were not in the quilt at the start, in their
+   order; its pool the s cards from the quilt not on a foundation, wherever they lie; the
+   foundations of s the same; redeals left at least the real ones". A real deal of an s card c:
+   c is the real stock's top, so it is the projection's (its s cards are the real ones, minus
+   the cards from the quilt, in order); a deal of another suit's card, a move of another suit's
+   card, and a build (an s card from the quilt stays in the pool) are nothing. A real play of
+   an s card to a foundation: from the quilt, or a quilt card built on the waste, it is a pool
+   card, playable at any time; a sequence card is the real waste's top, so no card of the
+   projection's waste lies above it. A redeal: the projection redeals too when its waste is
+   not empty (the real stock is then the real waste in the same order, so the invariant holds);
+   otherwise it keeps the redeal (more redeals left never stop a line). The real line places
+   every card, so the projection places every s card: its game is won. Inside the search of a
+   suit's game a card whose only destination wants it is played at once, by rule 1's argument
+   (a pool card: nothing else in that game wants it or is blocked by it). Redeals past
+   ``SUIT_PASSES_MAX`` (30) are counted as 30: a winning line of the suit's game redeals only
+   after a pass in which a card left (else the next pass is the same), and there are 24 cards.
+   It sees what rules 6 and 7 blur: the two copies of a rank go one to each foundation, and the
+   order of a suit's cards in the waste and stock is kept exactly. It proves deal 117 lost at
+   the opening (its clubs: 15 of the 32 stock cards), undecided after a billion nodes before,
+   and a third of the positions that rules 4, 6 and 7 let through in deals 136 and 165.
+
 *Children proven lost do not count.* Before a child costs a discrepancy it is tested by the table
-and rules 4, 6 and 7; a child proven lost is passed over (it cannot lead to a win), so the k-th
+and rules 4, 6, 7 and 8; a child proven lost is passed over (it cannot lead to a win), so the k-th
 *live* child costs k. The test is lazy: an iteration with d discrepancies left tests children only
 until it has found d + 1 live ones.
 
@@ -153,12 +183,12 @@ heuristic order to ``FIRST_RUN`` nodes and then restarts from the root in pertur
 until a run decides or the budget is spent. Sound: the order decides which line is found first,
 never whether one exists (an iteration explores every child, in whatever order, and its loss
 proof is the same argument); a restart keeps the table's PROVEN marks (a proof holds in any
-order), and its other marks become CHECKED (what they say of rules 4, 6 and 7 holds in any order;
+order), and its other marks become CHECKED (what they say of rules 4, 6, 7 and 8 holds in any order;
 a depth mark holds only for the order it was made in). A won line is replayed as always.
 
 *The C core* (``_search.c``, :class:`CoreSearch`, chosen by :func:`make_search`): this search
 transcribed to C, the same nodes in the same order (the same children, scores and stable sorts,
-rules 1-7, the table cleared at ``TT_MAX`` entries, the clock's tick every ``CLOCK_EVERY``
+rules 1-8, the table cleared at ``TT_MAX`` entries, the clock's tick every ``CLOCK_EVERY``
 nodes), so the same verdict, line and node count, which tests/test_crazy_quilt_core.py checks
 on openings and positions of real games of every rule set; about 50 times as many positions a
 CPU second. It is optional: the package installs without a compiler and this module's search
@@ -201,7 +231,7 @@ DEPTH_MAX = 3_000  # moves in one line of the search (Persian Rug shuffles); dee
 # to about 10 ms (hint's one-second answer is a few budgets in a row).
 CLOCK_EVERY = 64
 PROVEN = INF + 1  # a mark: every line from here was explored, none wins
-CHECKED = -2  # a mark: rules 4, 6 and 7 do not prove this position lost; not explored yet
+CHECKED = -2  # a mark: rules 4, 6, 7 and 8 do not prove this position lost; not explored yet
 
 SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
 NBA = tuple(0 if a is None else 1 << a for a, _ in SHORT_NEIGHBOURS)
@@ -288,6 +318,68 @@ def _take_reached(p: int, u: int, d: int, um: int, dm: int, u0: int, d0: int) ->
     return p, u, d, um, dm
 
 
+# Rule 8's memo of the suits' games (a verdict is the game's own, so it is kept whatever the
+# position it came from); cleared when it holds this many.
+SUIT_MEMO_MAX = 500_000
+# Redeals beyond this many change no suit's game: a winning line needs a pass only for a card
+# to leave in it, and a suit has 24 cards besides its two bases (so more passes are the same).
+SUIT_PASSES_MAX = 30
+
+
+def suit_won(seq: bytes, k: int, pool: int, u: int, d: int, left: int, memo: dict) -> bool:
+    """Rule 8's game of one suit, searched to the end: whether it can be won. ``seq`` is the
+    suit's cards of the waste (bottom first, its first ``k``) and the stock (top first) as ranks;
+    ``pool`` its quilt cards (two bits a rank, a count), which may go to a foundation at any
+    time; ``u`` and ``d`` the heights of its up and down foundations; ``left`` the redeals left.
+    A move plays the waste top or a pool card to a foundation that needs it, deals, or redeals
+    (the waste turned over, as in the game). Every line ends (each move places a card or uses a
+    deal or a redeal), so a memo of verdicts is the whole search."""
+    key = (seq, k, pool, u, d, left)
+    got = memo.get(key)
+    if got is not None:
+        return got
+    # A card whose one destination wants it is played at once (rule 1's argument, in this
+    # game): a pool card, whose twin is on the other foundation, or the waste top likewise.
+    while True:
+        if u < 13 and d <= u + 1 and pool >> 2 * (u + 1) & 3:
+            pool -= 1 << 2 * (u + 1)
+            u += 1
+        elif d > 1 and u >= d - 1 and pool >> 2 * (d - 1) & 3:
+            pool -= 1 << 2 * (d - 1)
+            d -= 1
+        elif k and seq[k - 1] == u + 1 and d <= u + 1:
+            seq = seq[:k - 1] + seq[k:]
+            k -= 1
+            u += 1
+        elif k and seq[k - 1] == d - 1 and u >= d - 1:
+            seq = seq[:k - 1] + seq[k:]
+            k -= 1
+            d -= 1
+        else:
+            break
+    won = u == 13 and d == 1
+    if not won:
+        kids = []
+        if k:
+            t = seq[k - 1]
+            rest = seq[:k - 1] + seq[k:]
+            if t == u + 1:
+                kids.append((rest, k - 1, pool, u + 1, d, left))
+            if t == d - 1:
+                kids.append((rest, k - 1, pool, u, d - 1, left))
+        if u < 13 and pool >> 2 * (u + 1) & 3:
+            kids.append((seq, k, pool - (1 << 2 * (u + 1)), u + 1, d, left))
+        if d > 1 and pool >> 2 * (d - 1) & 3:
+            kids.append((seq, k, pool - (1 << 2 * (d - 1)), u, d - 1, left))
+        if k < len(seq):
+            kids.append((seq, k + 1, pool, u, d, left))
+        elif k and left:
+            kids.append((seq, 0, pool, u, d, left - 1))
+        won = any(suit_won(*kid, memo) for kid in kids)
+    memo[key] = won
+    return won
+
+
 class Search:
     """One search from one position. States are tuples: ``(occ, waste, stock, up, down, left)``
     or, in Persian Rug, ``(occ, reserves, up, down)``."""
@@ -304,6 +396,7 @@ class Search:
         self.stuck_rule = True  # rule 4
         self.relax_rule = True  # rule 6
         self.geo_rule = True  # rule 7
+        self.suit_rule = True  # rule 8
         self.prefilter = True  # children proven lost are dropped before the order counts
         self.order = True  # the heuristic order (off: the engine's order, for tests)
         self.cost_index = True  # the k-th child spends k discrepancies (else 1)
@@ -316,6 +409,8 @@ class Search:
             self.root = (occ, bytes(code(c) for c in state.waste), bytes(code(c) for c in state.stock),
                          up, down, state.redeals_left)
         self.avail_cache: dict[int, tuple[int, ...]] = {}
+        self.suit_pools: dict[int, tuple[int, ...]] = {}
+        self.suit_memo: dict[tuple, bool] = {}
         self.pools: dict[int, tuple[int, ...]] = {}
         self.targets = TARGETS[self.wrap]
         self.hosts = HOSTS[self.wrap]
@@ -773,6 +868,38 @@ class Search:
             return True
         return any(pool[s] & ~(ok >> (16 * s)) for s in range(4))
 
+    # -- rule 8 -----------------------------------------------------------------------------
+    def suit_fails(self, st: tuple) -> bool:
+        """Rule 8: some suit's own game (the other suits' cards gone, its quilt cards a free
+        pool: :func:`suit_won`) cannot be won, so neither can the position."""
+        occ, waste, stock, up, down, left = st
+        seqs = [bytearray(), bytearray(), bytearray(), bytearray()]
+        for c in waste:
+            seqs[c >> 4].append(c & 15)
+        nw = [len(q) for q in seqs]
+        for c in stock:
+            seqs[c >> 4].append(c & 15)
+        pools = self.suit_pools.get(occ)
+        if pools is None:
+            quilt = self.quilt
+            p = [0, 0, 0, 0]
+            o = occ
+            while o:
+                low = o & -o
+                c = quilt[low.bit_length() - 1]
+                p[c >> 4] += 1 << 2 * (c & 15)
+                o ^= low
+            pools = tuple(p)
+            if len(self.suit_pools) > 200_000:
+                self.suit_pools.clear()
+            self.suit_pools[occ] = pools
+        memo = self.suit_memo
+        if len(memo) > SUIT_MEMO_MAX:
+            memo.clear()
+        left = min(left, SUIT_PASSES_MAX)
+        return any(not suit_won(bytes(seqs[s]), nw[s], pools[s], up[s], down[s], left, memo)
+                   for s in range(4))
+
     # -- the search -------------------------------------------------------------------------
     def tick(self) -> None:
         if self.max_nodes is not None and self.nodes >= self.max_nodes:
@@ -785,14 +912,15 @@ class Search:
             raise Timeout
 
     def rules_fail(self, st: tuple, alive: bool = False) -> bool:
-        """Rules 4, 6 and 7 on a position that is not Persian Rug's (``alive``: rule 6 is known
+        """Rules 4, 6, 7 and 8 on a position that is not Persian Rug's (``alive``: rule 6 is known
         to pass; rule 7, which sees more, is checked all the same)."""
         return bool((self.stuck_rule and st[5] == 0 and st[1] and self.stuck(st))
                     or (self.relax_rule and not alive and self.relax_fails(st))
-                    or (self.geo_rule and self.geo_fails(st)))
+                    or (self.geo_rule and self.geo_fails(st))
+                    or (self.suit_rule and self.suit_fails(st)))
 
     def dead(self, st: tuple, alive: bool = False) -> bool:
-        """Whether ``st`` is proven lost by the table or by rules 4, 6 and 7 (marked so if newly;
+        """Whether ``st`` is proven lost by the table or by rules 4, 6, 7 and 8 (marked so if newly;
         ``alive``: rule 6 is known to pass)."""
         key = self.key(st)
         mark = self.tt.get(key, -1)
@@ -862,7 +990,7 @@ class Search:
         kids = self.children(st)
         if self.salt and len(kids) > 1:
             kids = shuffled(kids, key, self.salt)
-        # Children proven lost (rules 4, 6 and 7, or the table) are passed over before they are
+        # Children proven lost (rules 4, 6, 7 and 8, or the table) are passed over before they are
         # counted: a discrepancy is spent only on a child that may still win. Checked lazily:
         # an iteration with d discrepancies left looks at its first d + 1 live children only.
         check = self.prefilter and not self.persian and len(kids) > 1
@@ -897,7 +1025,7 @@ class Search:
     def restart(self, salt: int) -> None:
         """Make the next :meth:`run` a restart in the order of ``salt``, keeping what this search
         has proved: a PROVEN mark holds in any order, and so does what every other mark says
-        (rules 4, 6 and 7 do not prove the position lost: it is entered only then), so those
+        (rules 4, 6, 7 and 8 do not prove the position lost: it is entered only then), so those
         become CHECKED. An earlier order's depth marks would cut the new order's lines."""
         self.salt = salt
         self.too_deep = False
@@ -966,7 +1094,7 @@ class CoreSearch(Search):
 
     def defaults(self) -> bool:
         return (self.safe == (not self.wrap) and self.stuck_rule and self.relax_rule and self.geo_rule
-                and self.prefilter
+                and self.suit_rule and self.prefilter
                 and self.order and self.cost_index)
 
     def run(self, lds: int = LDS_MAX) -> tuple[str, list]:
