@@ -1097,7 +1097,8 @@ clear_if_full(Core *c)
 #define SUIT_PASSES_MAX 30
 
 typedef struct SuitSlot {
-    u64 a, b, p; /* the key: ranks 0-15; ranks 16-23 and the counts; the pool (0: empty slot) */
+    /* the key: ranks 0-15; ranks 16-23, the counts and bit 63 (b == 0: an empty slot); the pool */
+    u64 a, b, p;
     uint8_t won;
 } SuitSlot;
 

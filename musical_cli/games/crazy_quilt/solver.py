@@ -643,21 +643,29 @@ class Search:
 
     def pool_of(self, occ: int) -> tuple[int, ...]:
         """The ranks (a bit each) of each suit's cards in the quilt."""
-        pool = self.pools.get(occ)
-        if pool is None:
+        return self._by_suit(occ, self.pools, False)
+
+    def _by_suit(self, occ: int, cache: dict[int, tuple[int, ...]], counts: bool) -> tuple[int, ...]:
+        """Each suit's quilt cards in the cells of ``occ``: a bit a rank, or (``counts``, for
+        rule 8) two bits a rank holding how many; kept in ``cache``."""
+        got = cache.get(occ)
+        if got is None:
             quilt = self.quilt
             p = [0, 0, 0, 0]
             o = occ
             while o:
                 low = o & -o
                 c = quilt[low.bit_length() - 1]
-                p[c >> 4] |= 1 << (c & 15)
+                if counts:
+                    p[c >> 4] += 1 << 2 * (c & 15)
+                else:
+                    p[c >> 4] |= 1 << (c & 15)
                 o ^= low
-            pool = tuple(p)
-            if len(self.pools) > 200_000:
-                self.pools.clear()
-            self.pools[occ] = pool
-        return pool
+            got = tuple(p)
+            if len(cache) > 200_000:
+                cache.clear()
+            cache[occ] = got
+        return got
 
     def relax_fails(self, st: tuple) -> bool:
         """Rule 6: the relaxation (quilt cards free, a card fills its rank's slot on every
@@ -879,20 +887,7 @@ class Search:
         nw = [len(q) for q in seqs]
         for c in stock:
             seqs[c >> 4].append(c & 15)
-        pools = self.suit_pools.get(occ)
-        if pools is None:
-            quilt = self.quilt
-            p = [0, 0, 0, 0]
-            o = occ
-            while o:
-                low = o & -o
-                c = quilt[low.bit_length() - 1]
-                p[c >> 4] += 1 << 2 * (c & 15)
-                o ^= low
-            pools = tuple(p)
-            if len(self.suit_pools) > 200_000:
-                self.suit_pools.clear()
-            self.suit_pools[occ] = pools
+        pools = self._by_suit(occ, self.suit_pools, True)
         memo = self.suit_memo
         if len(memo) > SUIT_MEMO_MAX:
             memo.clear()
