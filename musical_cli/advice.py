@@ -123,13 +123,14 @@ def analyse(game: Game, state: Any, limit: Limit = Limit(),
 
 # --- the hint: a move from here, or how far to undo ---------------------------------------------
 
-# hint answers within about a second: HINT_BUDGET for its own position, UNDO_BUDGET for how far
-# to undo. Wins are found in milliseconds, while a proof that a position early in the first pass
-# is lost can take seconds (Crazy Quilt's tens of seconds). So when a second leaves the answer
-# open (no verdict here, no earlier position proven winnable, or one that may not be the latest),
-# hint says what it knows and says so; 'hint' typed again at the same position then searches on
-# (LONG_HINT_BUDGET here, SOLVE_BUDGET for how far to undo), with a progress bar that Ctrl-C stops.
-# These are real seconds (Limit.wall): they are what the player waits.
+# hint answers within about a second: HINT_BUDGET for its own position, UNDO_BUDGET and what the
+# position left of HINT_BUDGET for how far to undo. Wins are found in milliseconds, while a proof
+# that a position early in the first pass is lost can take seconds (Crazy Quilt's tens of
+# seconds). So when a second leaves the answer open (no verdict here, no earlier position proven
+# winnable, or one that may not be the latest), hint says what it knows and says so; 'hint' typed
+# again at the same position then searches on (LONG_HINT_BUDGET here, SOLVE_BUDGET for how far to
+# undo), with a progress bar that Ctrl-C stops. These are real seconds (Limit.wall): they are what
+# the player waits.
 HINT_BUDGET = 0.5
 UNDO_BUDGET = 0.4
 LONG_HINT_BUDGET = 5.0

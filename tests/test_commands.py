@@ -695,17 +695,17 @@ def test_hint_searches_longer_when_the_quick_search_finds_nothing(monkeypatch):
 
     def quick_fails(session, state, budget):
         budgets.append(budget)
-        if budget <= commands.HINT_BUDGET:
+        if budget <= commands.HINT_BUDGET + commands.UNDO_BUDGET:
             return Solution("unknown", (), 0, budget)
         return real(session, state, budget)
 
     monkeypatch.setattr(commands, "decide", quick_fails)
     out = text(execute(s, "hint"))
     assert "undecided" in out and AGAIN in out, out
-    assert max(budgets) <= commands.HINT_BUDGET  # the first hint stays quick
+    assert max(budgets) <= commands.HINT_BUDGET + commands.UNDO_BUDGET  # the first hint stays quick
     out = text(execute(s, "hint"))
     assert "no win is possible from here" in out
-    assert max(budgets) > commands.HINT_BUDGET
+    assert max(budgets) > commands.HINT_BUDGET + commands.UNDO_BUDGET
     budgets.clear()
     assert text(execute(s, "hint")) == out and budgets == []  # a third time: the same answer at once
     assert _winnable_after_undo(s, _undo_count(out))
@@ -777,6 +777,30 @@ def test_a_first_hint_spends_about_a_second_at_most(monkeypatch, here):
 
 
 @needs_solver
+def test_a_first_hint_gives_how_far_to_undo_what_the_position_left(monkeypatch):
+    """A position proven lost at once leaves its HINT_BUDGET to the search for how far to undo:
+    the first hint's second is one budget, not two fixed halves."""
+    from musical_cli import advice as commands
+    from musical_cli.solver import Solution
+
+    clock = _FakeClock(monkeypatch)
+    s = session(1)
+    execute(s, "d;d;d;d;d;d;d;d")
+    spent = []
+
+    def lost_here_at_once(session, state, budget):
+        if state is session.state:
+            return Solution("lost", (), 0, 0.0)
+        spent.append(budget)
+        clock.now += budget
+        return Solution("unknown", (), 0, budget)
+
+    monkeypatch.setattr(commands, "decide", lost_here_at_once)
+    execute(s, "hint")
+    assert sum(spent) == pytest.approx(commands.HINT_BUDGET + commands.UNDO_BUDGET), spent
+
+
+@needs_solver
 @pytest.mark.parametrize("between", ["d", "undo", "d; undo", "undo; redo"])
 def test_hint_again_after_a_move_is_a_quick_hint_again(monkeypatch, between):
     """Only 'hint' typed again before any move searches longer: after a move, an undo or a
@@ -797,7 +821,7 @@ def test_hint_again_after_a_move_is_a_quick_hint_again(monkeypatch, between):
     execute(s, between)
     budgets.clear()
     out = text(execute(s, "hint"))
-    assert max(budgets) <= commands.HINT_BUDGET, budgets
+    assert max(budgets) <= commands.HINT_BUDGET + commands.UNDO_BUDGET, budgets
     assert AGAIN in out
 
 
