@@ -1278,7 +1278,7 @@ DIFFICULTY_NODES = 300_000
 # from the winnability rows' files (docs/difficulty.md). They are this search's node counts: a
 # change to the search is a new calibration.
 DIFFICULTY_BANDS = {
-    CRAZY_QUILT.rules_type(redeals=1): (429, 2_815),  # deals 1-10,000
-    CRAZY_QUILT.rules_type(redeals=2): (184, 200),  # Indian Carpet, deals 1-10,000
+    CRAZY_QUILT.rules_type(redeals=1): (300, 1_327),  # deals 1-10,000, with rule 8
+    CRAZY_QUILT.rules_type(redeals=2): (184, 199),  # Indian Carpet, deals 1-10,000, with rule 8
     CRAZY_QUILT.rules_type(reserves=True): (118, 552),  # Persian Rug, deals 1-10,000
 }
