@@ -137,6 +137,14 @@ LONG_HINT_BUDGET = 5.0
 SOLVE_BUDGET = 30.0
 
 
+def undo_budget(spent: float) -> float:
+    """The first hint's seconds for how far to undo, after ``spent`` seconds on the position
+    itself: UNDO_BUDGET and what the position left of HINT_BUDGET. The first hint's second is one
+    budget, because most positions are decided in milliseconds while the proof an exact undo count
+    needs is the slow part."""
+    return UNDO_BUDGET + max(0.0, HINT_BUDGET - spent)
+
+
 def decide(session: Any, state: Any, budget: float) -> Verdict:
     """``state`` of the game in hand, within ``budget`` real seconds, with the session's progress
     bar; a decided verdict is kept in ``session.solved`` (a verdict never changes), so that each

@@ -70,10 +70,7 @@ def _hint(session: Session, args: list[str]) -> Reply:
     if solution.result == "won":
         return _hint_move(solution)
     lost = solution.result == "lost"
-    # The first hint's second is one budget: how far to undo gets UNDO_BUDGET and what the
-    # position's own search left of HINT_BUDGET (most positions are decided in milliseconds,
-    # while the proof an exact undo count needs is the slow part).
-    undo = advice.UNDO_BUDGET + max(0.0, advice.HINT_BUDGET - (time.monotonic() - began))
+    undo = advice.undo_budget(time.monotonic() - began)
     back, exact = advice.undo_to_winnable(session, undo, probe=undo, start_probe=0.0, lost_here=lost)
     if back is None:  # the start itself is lost, so is every later position
         return Reply().say("no win is possible from here.", "bad").say(_LOST_FROM_START)
