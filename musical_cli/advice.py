@@ -164,8 +164,8 @@ def undo_to_winnable(session: Any, budget: float = SOLVE_BUDGET, settle: float |
                      lost_here: bool = False) -> tuple[int | None, bool]:
     """How many moves to undo to reach the latest position proven winnable within ``budget``
     seconds (and within ``settle`` seconds more once one is found, when given), and whether it is
-    surely the latest (every probe decided in time). None when even the start is proven lost, -1
-    when nothing was proven either way in time. ``probe``: the most one probe may take;
+    surely the latest (the position after it proven lost). None when even the start is proven
+    lost, -1 when nothing was proven either way in time. ``probe``: the most one probe may take;
     ``start_probe``: the most the start's probe may take, or half of what is left if more.
     ``lost_here``: the current position is proven lost (when no move has been made, it is the
     start).
@@ -184,7 +184,6 @@ def undo_to_winnable(session: Any, budget: float = SOLVE_BUDGET, settle: float |
     last = len(session.states) - 1  # known lost
     lo, hi = 0, last  # the boundary lies in [lo, hi): states[hi] is not winnable
     best: int | None = None
-    undecided: list[int] = []  # the positions probed without a verdict
     # None is a proof, so it needs one: the start probed and found lost, or the start is the
     # current position and the caller proved it lost. Undecided is never read as lost.
     start_lost = lost_here and last == 0
@@ -214,8 +213,6 @@ def undo_to_winnable(session: Any, budget: float = SOLVE_BUDGET, settle: float |
                 deadline = min(deadline, time.monotonic() + settle)
             best, lo = mid + k, mid + k + 1
         else:
-            if result == "unknown":
-                undecided.append(mid)
             if result == "unknown" and walking and mid == 0:
                 forward = 0  # the start itself undecided: plain bisection, as before
                 continue
@@ -225,11 +222,18 @@ def undo_to_winnable(session: Any, budget: float = SOLVE_BUDGET, settle: float |
                 return -1, False
             start_lost = start_lost or (mid == 0 and result == "lost")
             hi = mid
-    # the answer is surely the latest unless a position after it was left undecided
-    exact = not any(mid > (-1 if best is None else best) for mid in undecided)
+    # The boundary lies just before states[hi] (lo == hi here): the answer is surely the latest
+    # when that position is proven lost, whatever was left undecided after it (a position after a
+    # lost one is lost too, so a later probe that ran out of time was of a lost position).
+    exact = (hi == last and lost_here) or _proven_lost(session, session.states[hi])
     if best is None:
         return (None if start_lost else -1), exact
     return session.steps_back(last - best), exact
+
+
+def _proven_lost(session: Any, state: Any) -> bool:
+    known = session.solved.get(state)
+    return known is not None and known.result == LOST
 
 
 # --- the review: every position of a game ----------------------------------------------------
