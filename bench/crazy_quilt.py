@@ -10,6 +10,7 @@
     python bench/crazy_quilt.py --speed 20000 --range 1-20 --no-deals --games 0
     python bench/crazy_quilt.py --boundaries 80 --limit 5000000 --no-deals --games 0
     python bench/crazy_quilt.py --anatomy 200000 --range 117 --no-deals --games 0
+    python bench/crazy_quilt.py --schedules 40 --seed 0 --probe 300000 --limit 150000 --no-deals --games 0
 
 (a) Engine: random legal games (``random.Random(seed)``) through the public API only
     (``legal_moves`` + ``apply``), legal moves applied per second, for each variant.
@@ -40,6 +41,12 @@
     cards lie on the waste, not their order). Entered over distinct is what the iterations
     repeat; distinct positions over placements is what the orders of the waste (and, in the
     last pass, of the stock) add.
+(g) With ``--schedules N``: the restarts' run lengths on the positions that matter to ``hint``.
+    In each of the first N games of (c) lost where it stops (not won within 100,000 nodes), the
+    position after the last one that probes of ``--probe`` nodes in the heuristic order alone
+    prove winnable (as in (e), but the same positions whatever the schedule); each searched to
+    ``--limit`` nodes with each schedule of runs (the first run's nodes, the restarts' unit):
+    how many are decided, won and lost.
 
 ``--cpu``: budgets and times in CPU seconds of this process (the solver's clock is given
 ``time.process_time``), so that a loaded machine does not change the figures; ``--each``: one
@@ -272,6 +279,36 @@ def bench_boundaries(count: int, seed: int, probe: int, limit: int) -> None:
         say(f"undecided, first-pass stock cards left: {' '.join(map(str, sorted(undecided)))}")
 
 
+SCHEDULES = ((300_000, 150_000), (50_000, 25_000), (20_000, 10_000), (5_000, 5_000))
+
+
+def bench_schedules(count: int, seed: int, probe: int, limit: int) -> None:
+    first, unit = quilt_solver.FIRST_RUN, quilt_solver.RESTART_UNIT
+    try:
+        quilt_solver.FIRST_RUN = probe  # a probe is the heuristic order alone
+        found = []
+        for k, (state, moves) in enumerate(hint_games(count, seed)):
+            states = [CRAZY_QUILT.opening(DealNumber(1 + k % 1000), state.rules)]
+            for move in moves:
+                states.append(CRAZY_QUILT.apply(states[-1], move))
+            if search(states[-1], None, nodes=100_000)[0] == "won":
+                continue
+            best = last_winnable(states, moves, probe)
+            if best is not None:
+                found.append(states[best + 1])
+        print()
+        say(f"(g) schedules: {len(found)} positions after the last winnable one in {count} games of (c) "
+            f"(probes of {probe:,} nodes, the heuristic order), each searched to {limit:,} nodes:", 0)
+        for first_run, restart_unit in SCHEDULES:
+            quilt_solver.FIRST_RUN, quilt_solver.RESTART_UNIT = first_run, restart_unit
+            t0 = time.process_time()
+            got = Counter(search(after, None, nodes=limit)[0] for after in found)
+            say(f"first run {first_run:,}, unit {restart_unit:,}: decided {got['won'] + got['lost']} "
+                f"(won {got['won']}, lost {got['lost']}), {time.process_time() - t0:.1f} CPU s")
+    finally:
+        quilt_solver.FIRST_RUN, quilt_solver.RESTART_UNIT = first, unit
+
+
 def bench_anatomy(deals: list[DealNumber], nodes: int) -> None:
     class Counted(quilt_solver.Search):
         """The Python search, counting the positions it enters by (pass, stock cards left), and
@@ -355,8 +392,11 @@ def main() -> None:
                         help="(d): the C core against the Python search, NODES nodes a deal")
     parser.add_argument("--boundaries", type=int, default=0, metavar="N",
                         help="(e): the position after the last winnable one, in N games of (c)")
-    parser.add_argument("--probe", type=int, default=1_000_000, help="with --boundaries: nodes a probe")
-    parser.add_argument("--limit", type=int, default=5_000_000, help="with --boundaries: nodes for the proof")
+    parser.add_argument("--schedules", type=int, default=0, metavar="N",
+                        help="(g): those positions under each schedule of restarts, in N games of (c)")
+    parser.add_argument("--probe", type=int, default=1_000_000, help="with --boundaries, --schedules: nodes a probe")
+    parser.add_argument("--limit", type=int, default=5_000_000,
+                        help="with --boundaries: nodes for the proof; with --schedules: nodes a search")
     parser.add_argument("--anatomy", type=int, default=0, metavar="NODES",
                         help="(f): the Python search's positions by pass and stock, NODES nodes a deal")
     parser.add_argument("--seed", type=int, default=1)
@@ -375,6 +415,8 @@ def main() -> None:
         bench_hints(args.hints, args.seed, 1.0, args.hint_command, args.again)
     if args.boundaries:
         bench_boundaries(args.boundaries, args.seed, args.probe, args.limit)
+    if args.schedules:
+        bench_schedules(args.schedules, args.seed, args.probe, args.limit)
     if args.anatomy:
         bench_anatomy(parse_deal_range(args.range), args.anatomy)
     print(f"\nload average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
