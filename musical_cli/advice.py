@@ -181,7 +181,7 @@ def undo_to_winnable(session: Any, budget: float = SOLVE_BUDGET, settle: float |
     is undecided). An "unknown" counts as not winnable. The answer is the latest winnable
     position when no probe runs out of time, and a position proven winnable in any case."""
     deadline = time.monotonic() + budget
-    last = len(session.states) - 1  # known lost
+    last = len(session.states) - 1  # the position in hand, not known winnable (proven lost if lost_here)
     lo, hi = 0, last  # the boundary lies in [lo, hi): states[hi] is not winnable
     best: int | None = None
     # None is a proof, so it needs one: the start probed and found lost, or the start is the
