@@ -224,6 +224,14 @@ def hint_games(count: int, seed: int) -> list[tuple]:
     return [random_game(1 + k % 1000, rng, rules) for k in range(count)]
 
 
+def game_states(k: int, state, moves: list) -> list:
+    """Every position of (c)'s game ``k`` (``state`` where it stops), from its deal's opening."""
+    states = [CRAZY_QUILT.opening(DealNumber(1 + k % 1000), state.rules)]
+    for move in moves:
+        states.append(CRAZY_QUILT.apply(states[-1], move))
+    return states
+
+
 def last_winnable(states: list, moves: list, probe: int) -> int | None:
     """The index of the last position of ``states`` proven winnable by probes of ``probe`` nodes
     (walking forward along each winning line found, then bisecting); None when the start's probe
@@ -248,9 +256,7 @@ def bench_boundaries(count: int, seed: int, probe: int, limit: int) -> None:
     kinds = {"won here": 0, "start not won": 0, "lost": 0, "won after all": 0, "undecided": 0}
     proofs, undecided = [], []
     for k, (state, moves) in enumerate(hint_games(count, seed)):
-        states = [CRAZY_QUILT.opening(DealNumber(1 + k % 1000), state.rules)]
-        for move in moves:
-            states.append(CRAZY_QUILT.apply(states[-1], move))
+        states = game_states(k, state, moves)
         if search(states[-1], None, nodes=probe)[0] == "won":
             kinds["won here"] += 1
             continue
@@ -288,9 +294,7 @@ def bench_schedules(count: int, seed: int, probe: int, limit: int) -> None:
         quilt_solver.FIRST_RUN = probe  # a probe is the heuristic order alone
         found = []
         for k, (state, moves) in enumerate(hint_games(count, seed)):
-            states = [CRAZY_QUILT.opening(DealNumber(1 + k % 1000), state.rules)]
-            for move in moves:
-                states.append(CRAZY_QUILT.apply(states[-1], move))
+            states = game_states(k, state, moves)
             if search(states[-1], None, nodes=100_000)[0] == "won":
                 continue
             best = last_winnable(states, moves, probe)

@@ -520,7 +520,6 @@ def test_undo_to_winnable_finds_the_last_winnable_position(n):
     while solve(MUSICAL, session.states[best], budget=None).result != "won":
         best -= 1
     assert undo_to_winnable(session, lost_here=True) == (session.steps_back(last - best), True)
-    # not told that the position in hand is lost, it cannot call the count surely the latest
-    # when the boundary is the last move (nothing after states[best] was proven lost)
-    if best == last - 1:
-        assert undo_to_winnable(session) == (session.steps_back(1), False)
+    # not told that the position in hand is lost, it calls the count surely the latest only when
+    # the position after it was probed and proven lost, not when that is the position in hand
+    assert undo_to_winnable(session) == (session.steps_back(last - best), best + 1 < last)
