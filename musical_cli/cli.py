@@ -646,9 +646,25 @@ def cmd_solve(args: argparse.Namespace) -> int:
     elif solution.result == "won":
         whole = GameRecord(record.game, record.deal, record.rules, record.moves + solution.moves)
         sys.stdout.write(format_transcript(whole, Outcome.WON))
+    elif sys.stdout.isatty():
+        # A person reads this: the word, and what it means. A pipe gets the bare word (scripts).
+        print("\n".join(wrap(_solve_sentence(solution, args, record.deal), _out_width())))
     else:
         print(solution.result)
     return {"won": EXIT_WON, "lost": EXIT_NOT_WON}.get(solution.result, EXIT_UNKNOWN)
+
+
+def _solve_sentence(solution: Any, args: argparse.Namespace, deal: Any) -> str:
+    """``musical solve``'s answer on a terminal when there is no line to print: the result word
+    first, as a pipe gets it, then what was proven, or what ran out."""
+    what = f"the position at the end of {args.file}" if args.file is not None else f"deal {deal}"
+    searched = f"{solution.nodes:,} position{'' if solution.nodes == 1 else 's'}"
+    if solution.result == "lost":
+        return f"lost: {what} cannot be won (proven; {searched} searched)"
+    if args.nodes is not None and solution.nodes >= args.nodes:
+        return f"unknown: no win found and no loss proven in {searched}; a larger --nodes searches further"
+    return (f"unknown: no win found and no loss proven in {solution.seconds:.0f} s ({searched}); "
+            "a larger --budget searches longer")
 
 
 class _ProgressLine:

@@ -61,3 +61,30 @@ def test_nothing_when_standard_error_is_not_a_terminal():
                        text=True, env=env(), timeout=60)
     assert p.returncode == 4 and p.stdout == "unknown\n"
     assert p.stderr == ""
+
+
+def solve_on_a_terminal(*args: str) -> tuple[int, str]:
+    """musical solve with standard output (and error) on an 80-column pseudo-terminal."""
+    child = pexpect.spawn(sys.executable, ["-m", "musical_cli", "solve", *args], env=env(), encoding="utf-8",
+                          dimensions=(24, 80), timeout=60)
+    child.expect(pexpect.EOF)
+    child.close()
+    return child.exitstatus, child.before.replace("\r\n", "\n")
+
+
+def test_a_person_is_told_what_lost_and_unknown_mean():
+    # Deal 117 at one redeal: rule 8 proves it lost at the opening (docs/crazy-quilt-solver.md).
+    status, out = solve_on_a_terminal("--game", "crazy-quilt", "--seed", "117")
+    assert (status, out) == (1, "lost: deal 117 cannot be won (proven; 1 position searched)\n")
+    # Deal 175 is undecided at 3,000,000 nodes; 20,000 stop it, and --nodes is what is named.
+    status, out = solve_on_a_terminal("--game", "crazy-quilt", "--seed", "175", "--nodes", "20000")
+    assert status == 4
+    assert out.startswith("unknown: no win found and no loss proven in 2")
+    assert "a larger --nodes searches further" in " ".join(out.split())
+    assert all(len(line) < 80 for line in out.splitlines())  # wrapped between words to the width
+
+
+def test_a_pipe_gets_the_bare_word():
+    p = subprocess.run([sys.executable, "-m", "musical_cli", "solve", "--game", "crazy-quilt", "--seed", "117"],
+                       capture_output=True, text=True, env=env(), timeout=60)
+    assert (p.returncode, p.stdout, p.stderr) == (1, "lost\n", "")
