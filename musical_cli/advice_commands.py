@@ -72,6 +72,9 @@ def _hint(session: Session, args: list[str]) -> Reply:
     lost = solution.result == "lost"
     undo = advice.undo_budget(time.monotonic() - began)
     back, exact = advice.undo_to_winnable(session, undo, probe=undo, start_probe=0.0, lost_here=lost)
+    # An exact count means the position after it is proven lost, and this one follows it in the
+    # game, so this one is lost too, though its own search ran out of time.
+    lost = lost or (exact and back is not None and back > 0)
     if back is None:  # the start itself is lost, so is every later position
         return Reply().say("no win is possible from here.", "bad").say(_LOST_FROM_START)
     session.hint_open = here  # cleared below when the answer is whole
@@ -104,6 +107,7 @@ def _long_hint(session: Session) -> Reply:
     back, exact = advice.undo_to_winnable(session, advice.SOLVE_BUDGET if lost else advice.LONG_HINT_BUDGET,
                                     settle=advice.LONG_HINT_BUDGET, start_probe=advice.LONG_HINT_BUDGET if lost else 0.0,
                                     lost_here=lost)
+    lost = lost or (exact and back is not None and back > 0)  # as in _hint
     if back is None:
         return Reply().say("no win is possible from here.", "bad").say(_LOST_FROM_START)
     if lost:

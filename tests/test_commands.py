@@ -681,6 +681,46 @@ def test_hint_undecided_here_offers_a_winnable_earlier_position(monkeypatch):
     assert _winnable_after_undo(s, _undo_count(out))
 
 
+@pytest.mark.parametrize("proven", ["at once", "searching longer", "never"])
+def test_hint_undecided_here_is_lost_when_an_earlier_position_is_proven_lost(proven, monkeypatch):
+    """The position in hand undecided, positions 0-28 of a 60-move game winnable and 29 proven
+    lost (by the first hint's probe, or only by the long search of the second): then the
+    position in hand, which follows 29, is lost too, and the count is exact. While 29 stays
+    undecided, hint says it is undecided here (and the first offers to search longer)."""
+    from musical_cli import advice as commands
+
+    s = session(2)
+    line = winning_line(2)[:60]
+    execute(s, ";".join(line))
+
+    def fake(session, state, budget):
+        i = next(i for i, seen in enumerate(session.states) if seen is state)
+        quick = budget <= commands.HINT_BUDGET + commands.UNDO_BUDGET
+        lost = i == 29 and (proven == "at once" or proven == "searching longer" and not quick)
+        verdict = commands.Verdict(commands.WON if i <= 28 else commands.LOST if lost else commands.UNKNOWN)
+        if verdict.decided:
+            session.solved[state] = verdict  # as the real decide keeps what it proves
+        return verdict
+
+    def whole(out: str) -> bool:
+        if "no win is possible from here" not in out:
+            return False
+        assert "undecided" not in out and "a later one may be too" not in out and AGAIN not in out, out
+        return True
+
+    monkeypatch.setattr(commands, "decide", fake)
+    out = text(execute(s, "hint"))
+    assert _undo_count(out) == s.steps_back(60 - 28)
+    assert whole(out) == (proven == "at once"), out
+    if proven == "at once":
+        assert s.hint_open is None  # the answer is whole: a second hint does not search longer
+        return
+    assert "undecided" in out and AGAIN in out, out
+    out = text(execute(s, "hint"))  # the long search
+    assert _undo_count(out) == s.steps_back(60 - 28)
+    assert whole(out) == (proven == "searching longer"), out
+
+
 @needs_solver
 def test_hint_searches_longer_when_the_quick_search_finds_nothing(monkeypatch):
     """Nothing decided within the quick budgets: hint says so at once, and the same hint again
