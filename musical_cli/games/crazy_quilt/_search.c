@@ -1093,7 +1093,12 @@ clear_if_full(Core *c)
  * positions, and cleared when the memo is half full: that only repeats work). The same verdict
  * as solver.suit_won, which is all the search sees of it. */
 
-#define SUIT_CAP (1 << 17)
+/* 2^21 slots of 32 bytes (64 MB, filled to half before it is cleared): with 2^17 the memo was
+ * cleared every few thousand nodes of a hard deal, and rule 8 took 38% of the core's time in
+ * recomputing the same suits' games (deal 175 at one redeal, 1,000,000 nodes: 10.9 CPU s with
+ * 2^17, 5.2 with 2^21; docs/crazy-quilt-solver.md). Python's memo keeps up to SUIT_MEMO_MAX
+ * (500,000) entries too. The verdicts are the same whatever the size: the search is. */
+#define SUIT_CAP (1 << 21)
 #define SUIT_PASSES_MAX 30
 
 typedef struct SuitSlot {
