@@ -283,8 +283,8 @@ typedef struct {
     PyObject *tick;
     uint8_t wanted[64]; /* card -> 1 (up wants it), 2 (down), 3 (both): set by foundation() */
     u64 hosts[64]; /* rule 7: the cards (a bit by code) that a card can be built onto */
-    struct SuitSlot *suit_memo; /* rule 8: the suits' games' verdicts (SUIT_CAP slots) */
-    size_t suit_count;
+    struct SuitSlot *suit_memo; /* rule 8: the suits' games' verdicts (suit_cap slots) */
+    size_t suit_count, suit_cap;
 } Core;
 
 static inline u64
@@ -1093,11 +1093,14 @@ clear_if_full(Core *c)
  * positions, and cleared when the memo is half full: that only repeats work). The same verdict
  * as solver.suit_won, which is all the search sees of it. */
 
-/* 2^21 slots of 32 bytes (64 MB, filled to half before it is cleared): with 2^17 the memo was
- * cleared every few thousand nodes of a hard deal, and rule 8 took 38% of the core's time in
- * recomputing the same suits' games (deal 175 at one redeal, 1,000,000 nodes: 10.9 CPU s with
- * 2^17, 5.2 with 2^21; docs/crazy-quilt-solver.md). Python's memo keeps up to SUIT_MEMO_MAX
- * (500,000) entries too. The verdicts are the same whatever the size: the search is. */
+/* The memo starts at 2^17 slots of 32 bytes and doubles, each time it is half full, up to 2^21
+ * (64 MB); then it is cleared when half full. With 2^17 for good, a hard deal's memo was cleared
+ * every few thousand nodes and rule 8 took 38% of the core's time recomputing the same suits'
+ * games (deal 175 at one redeal, 1,000,000 nodes: 10.9 CPU s; 5.2 with 2^21). With 2^21 from
+ * the start, hint's many short searches each paid for touching a fresh 64 MB table, and
+ * answered less within its second (docs/crazy-quilt-solver.md). The verdicts are the same
+ * whatever the size, so the search is too. Python's memo keeps up to SUIT_MEMO_MAX entries. */
+#define SUIT_CAP_MIN (1 << 17)
 #define SUIT_CAP (1 << 21)
 #define SUIT_PASSES_MAX 30
 
@@ -1106,6 +1109,41 @@ typedef struct SuitSlot {
     u64 a, b, p;
     uint8_t won;
 } SuitSlot;
+
+static inline size_t
+suit_hash(u64 a, u64 b, u64 p)
+{
+    u64 h = (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL) ^ (p * 0x165667B19E3779F9ULL);
+    return (size_t)(h ^ (h >> 31));
+}
+
+/* Room for one more entry: the memo doubled while it may grow (or if that fails, cleared), else
+ * cleared, when it is half full. */
+static void
+suit_room(Core *c)
+{
+    if (c->suit_count < c->suit_cap / 2)
+        return;
+    size_t cap = c->suit_cap * 2;
+    SuitSlot *slots = cap <= SUIT_CAP ? PyMem_Calloc(cap, sizeof(SuitSlot)) : NULL;
+    if (slots == NULL) {
+        memset(c->suit_memo, 0, c->suit_cap * sizeof(SuitSlot));
+        c->suit_count = 0;
+        return;
+    }
+    for (size_t i = 0; i < c->suit_cap; i++) {
+        SuitSlot *sl = &c->suit_memo[i];
+        if (!sl->b)
+            continue;
+        size_t j = suit_hash(sl->a, sl->b, sl->p) & (cap - 1);
+        while (slots[j].b)
+            j = (j + 1) & (cap - 1);
+        slots[j] = *sl;
+    }
+    PyMem_Free(c->suit_memo);
+    c->suit_memo = slots;
+    c->suit_cap = cap;
+}
 
 static int
 suit_won(Core *c, const uint8_t *seq0, int n, int k, u64 pool, int u, int d, int left)
@@ -1119,9 +1157,7 @@ suit_won(Core *c, const uint8_t *seq0, int n, int k, u64 pool, int u, int d, int
     }
     b |= (u64)n << 32 | (u64)k << 37 | (u64)u << 42 | (u64)d << 46 | (u64)left << 50 | (u64)1 << 63;
     const u64 pool_key = pool;
-    u64 h = (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL) ^ (pool * 0x165667B19E3779F9ULL);
-    h ^= h >> 31;
-    size_t mask = SUIT_CAP - 1, i = (size_t)h & mask;
+    size_t h = suit_hash(a, b, pool), mask = c->suit_cap - 1, i = h & mask;
     for (;;) {
         SuitSlot *sl = &c->suit_memo[i];
         if (!sl->b)
@@ -1172,11 +1208,9 @@ suit_won(Core *c, const uint8_t *seq0, int n, int k, u64 pool, int u, int d, int
         won = suit_won(c, seq, n, k + 1, pool, u, d, left);
     else if (!won && k && left)
         won = suit_won(c, seq, n, 0, pool, u, d, left - 1);
-    if (c->suit_count >= SUIT_CAP / 2) {
-        memset(c->suit_memo, 0, SUIT_CAP * sizeof(SuitSlot));
-        c->suit_count = 0;
-    }
-    i = (size_t)h & mask;
+    suit_room(c); /* the recursion above may have grown or cleared the memo */
+    mask = c->suit_cap - 1;
+    i = h & mask;
     while (c->suit_memo[i].b)
         i = (i + 1) & mask;
     c->suit_memo[i] = (SuitSlot){a, b, pool_key, (uint8_t)won};
@@ -1459,8 +1493,9 @@ Core_init(Core *c, PyObject *args, PyObject *kw)
     if (c->tt.slots == NULL && table_init(&c->tt) < 0)
         goto nomem;
     if (!persian && c->suit_memo == NULL) {
-        c->suit_memo = PyMem_Calloc(SUIT_CAP, sizeof(SuitSlot));
+        c->suit_memo = PyMem_Calloc(SUIT_CAP_MIN, sizeof(SuitSlot));
         c->suit_count = 0;
+        c->suit_cap = SUIT_CAP_MIN;
         if (c->suit_memo == NULL)
             goto nomem;
     }
