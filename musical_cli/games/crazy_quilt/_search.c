@@ -1093,15 +1093,18 @@ clear_if_full(Core *c)
  * positions, and cleared when the memo is half full: that only repeats work). The same verdict
  * as solver.suit_won, which is all the search sees of it. */
 
-/* The memo starts at 2^17 slots of 32 bytes and doubles, each time it is half full, up to 2^21
- * (64 MB); then it is cleared when half full. With 2^17 for good, a hard deal's memo was cleared
+/* The memo starts at 2^17 slots of 32 bytes and doubles, each time it is half full, up to 2^22
+ * (128 MB); then it is cleared when half full. With 2^17 for good, a hard deal's memo was cleared
  * every few thousand nodes and rule 8 took 38% of the core's time recomputing the same suits'
  * games (deal 175 at one redeal, 1,000,000 nodes: 10.9 CPU s; 5.2 with 2^21). With 2^21 from
  * the start, hint's many short searches each paid for touching a fresh 64 MB table, and
  * answered less within its second (docs/crazy-quilt-solver.md). The verdicts are the same
- * whatever the size, so the search is too. Python's memo keeps up to SUIT_MEMO_MAX entries. */
+ * whatever the size, so the search is too. Up to 2^22, not 2^21: in deal 722 a suit's games
+ * filled 2^21 again and again, and rule 8 took 75% of the core's time (624,220 nodes to its win:
+ * 10.7 CPU s with 2^21, 4.1 with 2^22, 3.6 with 2^23 at twice the memory). Python's memo keeps
+ * up to SUIT_MEMO_MAX entries. */
 #define SUIT_CAP_MIN (1 << 17)
-#define SUIT_CAP (1 << 21)
+#define SUIT_CAP (1 << 22)
 #define SUIT_PASSES_MAX 30
 
 typedef struct SuitSlot {
