@@ -188,7 +188,8 @@ def _run_transcript(source: _Lines, session: Session, out: TextIO, err: TextIO, 
         return EXIT_INVALID
     record = transcript.record
     session.start(record.game, record.deal, record.rules, record.moves)
-    if record.moves:
+    if record.moves and session.outcome() is not Outcome.WON:
+        # A lost game is said so ("Deal N is lost after M moves."); a won one's summary says it all.
         out.write(plain(announce_outcome(session).out))
     out.write(summary(session) + "\n")
     return EXIT_WON if session.outcome() is Outcome.WON else EXIT_NOT_WON

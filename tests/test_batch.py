@@ -210,6 +210,8 @@ def test_a_won_transcript_with_its_result_line_is_0():
     text = HEADER.format(deal=2, redeals=2) + "\n".join(winning_line(2)) + "\nresult: won\n"
     status, out, err, _ = batch(text)
     assert status == EXIT_WON, err
+    # One verdict line, as verify prints it: not the shell's "You won deal 2 ..." before it too.
+    assert out == f"won in {len(winning_line(2))} moves\n", out
 
 
 def test_a_wrong_result_line_is_3():
