@@ -24,6 +24,8 @@ from musical_cli.games.crazy_quilt import solver as S  # noqa: N812
 from musical_cli.games.crazy_quilt.rules import CRAZY_QUILT, CrazyQuiltRules
 
 needs_core = pytest.mark.skipif(S.CORE is None, reason="the C core is not built here")
+# rule 9's settings in play (the fixture below changes them for most tests)
+JOINT = {"JOINT_CAP": S.JOINT_CAP, "JOINT_AFTER": S.JOINT_AFTER, "JOINT_AFTER_MAX": S.JOINT_AFTER_MAX}
 
 RULE_SETS = {
     "quilt": CrazyQuiltRules(1),
@@ -33,6 +35,24 @@ RULE_SETS = {
     "wrap": CrazyQuiltRules(1, wrap=True),
     "rug-wrap": CrazyQuiltRules(reserves=True, wrap=True),
 }
+
+
+@pytest.fixture(autouse=True)
+def frequent_joint_tests(monkeypatch):
+    """Rule 9 is tested here far more often than in play: once 20 nodes are spent below a
+    position (backing off to 80), not 100 (to 10,000), so that the searches below, most of a few
+    thousand nodes, run it, its trigger and its back-off on thousands of positions; and at a cap of
+    4 relaxations a test, not JOINT_CAP (300), whose Python tests would then outrun CI. Both
+    searches read the settings, so they are the same search; the tests that set them back
+    (test_same_search_where_rule_9_cuts) check the ones in play."""
+    monkeypatch.setattr(S, "JOINT_CAP", 4)
+    monkeypatch.setattr(S, "JOINT_AFTER", 20)
+    monkeypatch.setattr(S, "JOINT_AFTER_MAX", 80)
+
+
+def joint_in_play(monkeypatch) -> None:
+    for name, value in JOINT.items():
+        monkeypatch.setattr(S, name, value)
 
 
 def test_core_is_built_where_required():
@@ -251,11 +271,27 @@ def test_same_search_where_rule_8_cuts(n, moves):
 
 
 @needs_core
+@pytest.mark.parametrize(("moves", "most"), [(24, 2_000), (30, 200)])
+def test_same_search_where_rule_9_cuts(moves, most, monkeypatch):
+    """Deal 511 at one redeal (undecided at 10,000,000 nodes of rules 1-8), 24 and 30 moves into
+    its no-discrepancy line: with rule 9 as in play (its cap, its trigger) the whole search
+    proves it lost (1,765 and 149 nodes), the core node for node with Python; without rule 9 it
+    is undecided at 20,000 nodes."""
+    joint_in_play(monkeypatch)
+    state = first_live_line(CRAZY_QUILT.opening(DealNumber(511), RULE_SETS["quilt"]), moves)
+    got = same(state, 20_000)
+    assert got[0] == ("lost", []) and got[1] < most
+    monkeypatch.setattr(S, "JOINT_CAP", 0)
+    assert run(state, True, 20_000)[0] == "unknown"
+
+
+@needs_core
 @pytest.mark.parametrize(("n", "rules"), [(50, CrazyQuiltRules(1)), (1148, CrazyQuiltRules(reserves=True))])
-def test_a_restart_wins_what_the_heuristic_order_does_not(n, rules):
+def test_a_restart_wins_what_the_heuristic_order_does_not(n, rules, monkeypatch):
     """Golden deals: Crazy Quilt 50 at one redeal (undecided in the heuristic order's first run)
     and Persian Rug 1148 (won there only after 6,113,858 nodes) are won by the first restart,
     within 400,000 nodes in all."""
+    joint_in_play(monkeypatch)
     state = CRAZY_QUILT.opening(DealNumber(n), rules)
     s = S.make_search(state, None, None, S.FIRST_RUN)
     with pytest.raises(S.Timeout):

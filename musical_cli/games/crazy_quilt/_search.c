@@ -2,7 +2,7 @@
  *
  * A transcription of solver.py's Search, made to be the same search node for node: the same
  * iterations (limited-discrepancy search, then the unlimited one), the same children in the same
- * order (the same scores, sorted stably), the same pruning rules (1 to 8, and the lazy test of
+ * order (the same scores, sorted stably), the same pruning rules (1 to 9, and the lazy test of
  * children proven lost), the same transposition table (cleared when it holds tt_max entries, as
  * the Python dict is), the same node count and the same calls to tick(nodes) every clock_every
  * nodes. So it gives the same verdict, the same line and the same node count as the Python
@@ -65,6 +65,7 @@ typedef struct {
     u64 hash;
     uint32_t off; /* offset + 1 into the arena; 0: empty */
     uint16_t len;
+    uint8_t joint_passed; /* rule 9 did not prove the position lost (Search.joint_passed) */
     int32_t val;
 } Slot;
 
@@ -190,6 +191,7 @@ table_set(Table *t, const uint8_t *key, int len, u64 h, int val)
     s->hash = h;
     s->off = (uint32_t)t->used + 1;
     s->len = (uint16_t)len;
+    s->joint_passed = 0;
     s->val = val;
     t->used += len;
     t->count++;
@@ -285,6 +287,9 @@ typedef struct {
     u64 hosts[64]; /* rule 7: the cards (a bit by code) that a card can be built onto */
     struct SuitSlot *suit_memo; /* rule 8: the suits' games' verdicts (suit_cap slots) */
     size_t suit_count, suit_cap;
+    int joint_cap; /* rule 9: relaxations one test may run (0: the rule is off) */
+    long long joint_after; /* rule 9 tests a position once this many nodes are spent below it */
+    long long joint_after0, joint_after_max; /* where it starts and returns to, and its most */
 } Core;
 
 static inline u64
@@ -1255,6 +1260,239 @@ suit_fails(Core *c, const St *st)
     return 0;
 }
 
+/* ---- rule 9: the joint game of the suits (Search.joint_fails) ------------------------------ */
+
+/* The cards of a position as instances, as in Python: the waste (bottom first), the stock (top
+ * first), then the quilt's cards in the order of their cells. */
+#define JN (MAXP + CELLS)
+#define JOINT_DEPTH 64 /* pairs fixed on one branch; deeper is undecided (as in Python) */
+
+typedef struct {
+    int n, nw, np; /* cards of the waste and stock, of them on the waste, quilt cards */
+    uint8_t code[JN];
+    int16_t twin[JN];
+    uint8_t up[4], down[4];
+    int left;
+    int count;                 /* relaxations run for branches (the cap counts these) */
+    uint8_t suit[JOINT_DEPTH]; /* the suit of the pair fixed at each depth of the branch */
+} Joint;
+
+/* Search.joint_relax: rule 6 over the instances with some foundations fixed (dest[i] >= 0). 0:
+ * cards remain; -1: all cleared with no card filling two slots; else 1 + the first card that
+ * did. Its order of takes (which decides the card it names) is Python's: the quilt card of the
+ * lowest index that may leave, else the waste top. */
+static int
+joint_relax(const Joint *j, const int8_t *dest)
+{
+    int N = j->n + j->np;
+    uint8_t tk[64], allow[JN];
+    memset(tk, 0, sizeof tk);
+    for (int i = 0; i < N; i++)
+        if (dest[i] >= 0)
+            tk[j->code[i]] |= (uint8_t)(1 << dest[i]);
+    for (int i = 0; i < N; i++) {
+        int c = j->code[i], s = c >> 4, r = c & 15;
+        if (dest[i] >= 0) {
+            allow[i] = (uint8_t)(1 << dest[i]);
+            continue;
+        }
+        int a = 0;
+        if (r > j->up[s] && !(tk[c] >> s & 1))
+            a |= 1 << s;
+        if (r < j->down[s] && !(tk[c] >> (4 + s) & 1))
+            a |= 1 << (4 + s);
+        allow[i] = (uint8_t)a;
+    }
+    int h[8];
+    unsigned filled[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    u64 by[8][16]; /* by[f][r]: the quilt cards (a bit by index) of rank r allowed on f */
+    memset(by, 0, sizeof by);
+    for (int s = 0; s < 4; s++) {
+        h[s] = j->up[s];
+        h[4 + s] = j->down[s];
+    }
+    u64 ready = 0; /* the quilt cards that may leave (a chain has reached them) */
+    for (int k = 0; k < j->np; k++) {
+        int i = j->n + k, c = j->code[i], s = c >> 4, r = c & 15;
+        if (allow[i] >> s & 1) {
+            by[s][r] |= (u64)1 << k;
+            if (h[s] >= r - 1)
+                ready |= (u64)1 << k;
+        }
+        if (allow[i] >> (4 + s) & 1) {
+            by[4 + s][r] |= (u64)1 << k;
+            if (h[4 + s] <= r + 1)
+                ready |= (u64)1 << k;
+        }
+    }
+    u64 gone = 0;
+    int first = -1;
+    int16_t stack[JN], tail[JN];
+    int sp = 0, nt = 0;
+    for (int i = 0; i < j->nw; i++)
+        stack[sp++] = (int16_t)i;
+    for (int i = j->nw; i < j->n; i++)
+        tail[nt++] = (int16_t)i;
+    int passes = j->left + 1;
+    for (int t = -1;;) {
+        if (t >= 0)
+            stack[sp++] = tail[t]; /* a deal */
+        for (;;) {                 /* drain: the lowest quilt card that may leave, else the top */
+            int i;
+            u64 rd = ready & ~gone;
+            if (rd) {
+                int k = __builtin_ctzll(rd);
+                gone |= (u64)1 << k;
+                i = j->n + k;
+            }
+            else if (sp) {
+                i = stack[sp - 1];
+                int c = j->code[i], s = c >> 4, r = c & 15;
+                if (!((allow[i] >> s & 1 && h[s] >= r - 1) || (allow[i] >> (4 + s) & 1 && h[4 + s] <= r + 1)))
+                    break;
+                sp--;
+            }
+            else
+                break;
+            int c = j->code[i], s = c >> 4, r = c & 15, a = allow[i];
+            if (a >> s & 1) {
+                filled[s] |= 1u << r;
+                while (filled[s] >> (h[s] + 1) & 1) {
+                    h[s]++;
+                    ready |= by[s][h[s] + 1];
+                }
+            }
+            if (a >> (4 + s) & 1) {
+                filled[4 + s] |= 1u << r;
+                while (h[4 + s] > 1 && filled[4 + s] >> (h[4 + s] - 1) & 1) {
+                    h[4 + s]--;
+                    ready |= by[4 + s][h[4 + s] - 1];
+                }
+            }
+            if (first < 0 && (a >> s & 1) && (a >> (4 + s) & 1))
+                first = i;
+        }
+        if (++t == nt) { /* the stock is out: turn the relaxed waste over while redeals are left */
+            if (!sp || !--passes)
+                break;
+            memcpy(tail, stack, (size_t)sp * sizeof(int16_t));
+            nt = sp;
+            sp = 0;
+            t = 0;
+        }
+    }
+    if (sp || gone != (j->np == 64 ? ~(u64)0 : ((u64)1 << j->np) - 1))
+        return 0;
+    return first < 0 ? -1 : 1 + first;
+}
+
+/* Search.joint_node: 1 won, 0 lost (*conf: the depths of the branch's pairs its failure needs),
+ * -1 past the cap or the depth. */
+static int
+joint_node(Joint *j, const int8_t *dest, int cap, int depth, u64 *conf)
+{
+    if (++j->count > cap)
+        return -1;
+    int N = j->n + j->np;
+    int got = joint_relax(j, dest);
+    if (got < 0)
+        return 1;
+    if (got == 0) {
+        /* the suits whose fixed pairs the failure needs: each suit's dropped in turn, kept
+         * dropped while the relaxation still fails */
+        int8_t d[JN];
+        memcpy(d, dest, (size_t)N);
+        int need = 0;
+        for (int t = 0; t < 4; t++) {
+            int any = 0;
+            for (int i = 0; i < N; i++)
+                if (d[i] >= 0 && j->code[i] >> 4 == t) {
+                    any = 1;
+                    d[i] = -1;
+                }
+            if (!any || joint_relax(j, d) == 0)
+                continue;
+            need |= 1 << t;
+            for (int i = 0; i < N; i++)
+                if (j->code[i] >> 4 == t)
+                    d[i] = dest[i];
+        }
+        u64 m = 0;
+        for (int k = 0; k < depth; k++)
+            if (need >> j->suit[k] & 1)
+                m |= (u64)1 << k;
+        *conf = m;
+        return 0;
+    }
+    if (depth >= JOINT_DEPTH)
+        return -1;
+    int x = got - 1, y = j->twin[x], s = j->code[x] >> 4;
+    j->suit[depth] = (uint8_t)s;
+    int8_t d[JN];
+    u64 acc = 0;
+    for (int a = s; a <= 4 + s; a += 4) {
+        memcpy(d, dest, (size_t)N);
+        d[x] = (int8_t)a;
+        d[y] = (int8_t)(a == s ? 4 + s : s);
+        u64 cc = 0;
+        int r = joint_node(j, d, cap, depth + 1, &cc);
+        if (r != 0)
+            return r;
+        if (!(cc >> depth & 1)) { /* the failure holds whichever way this pair goes */
+            *conf = cc;
+            return 0;
+        }
+        acc |= cc;
+        if (x >= j->n && y >= j->n) /* both in the quilt: the other way round is the same */
+            break;
+    }
+    *conf = acc & ~((u64)1 << depth);
+    return 0;
+}
+
+/* Search.joint_fails: rule 9 proves the position lost. */
+static int
+joint_fails(Core *c, const St *st)
+{
+    if (!c->joint_cap)
+        return 0;
+    Joint j;
+    int n = 0;
+    for (int i = 0; i < st->nw; i++)
+        j.code[n++] = st->waste[i];
+    for (int i = 0; i < st->ns; i++)
+        j.code[n++] = st->stock[st->ss + i];
+    j.nw = st->nw;
+    j.n = n;
+    for (u64 o = st->occ; o;) {
+        int x = __builtin_ctzll(o);
+        o &= o - 1;
+        j.code[n++] = c->quilt[x];
+    }
+    j.np = n - j.n;
+    int16_t seen[64];
+    for (int k = 0; k < 64; k++)
+        seen[k] = -1;
+    for (int i = 0; i < n; i++) {
+        int cd = j.code[i];
+        j.twin[i] = -1;
+        if (seen[cd] >= 0) {
+            j.twin[i] = seen[cd];
+            j.twin[seen[cd]] = (int16_t)i;
+        }
+        else
+            seen[cd] = (int16_t)i;
+    }
+    memcpy(j.up, st->up, 4);
+    memcpy(j.down, st->down, 4);
+    j.left = st->left;
+    j.count = 0;
+    int8_t dest[JN];
+    memset(dest, -1, (size_t)n);
+    u64 conf;
+    return joint_node(&j, dest, c->joint_cap, 0, &conf) == 0;
+}
+
 /* Rules 4, 6, 7 and 8 on a non-Persian position (alive: rule 6 is known to pass; rule 7 is
  * checked all the same, as Search.rules_fail does). */
 static inline int
@@ -1264,7 +1502,7 @@ rules_fail(Core *c, const St *st, int alive)
            || suit_fails(c, st);
 }
 
-/* Search.dead: whether st is proven lost by the table or by rules 4, 6 and 7 (marked so). */
+/* Search.dead: whether st is proven lost by the table or by rules 4, 6, 7 and 8 (marked so). */
 static int
 dead(Core *c, const St *st, int alive, int *out)
 {
@@ -1295,6 +1533,8 @@ dfs(Core *c, int d, int alive)
     int k = c->depth;
     St *st = &c->states[k];
     c->nodes++;
+    long long start = c->nodes; /* rule 9's trigger counts the nodes spent below st */
+    int tested = !c->joint_cap || c->persian;
     if (c->nodes % c->clock_every == 0) {
         PyObject *n = PyLong_FromLongLong(c->nodes);
         if (n == NULL)
@@ -1372,6 +1612,25 @@ dfs(Core *c, int d, int alive)
         }
         if (got & R_CUT)
             incomplete = 1;
+        /* Rule 9 is dear (up to joint_cap relaxations), so it is spent only on a position that
+         * has already cost joint_after nodes: its proof saves the rest of the subtree and every
+         * later iteration's. */
+        if (!tested && c->nodes - start >= c->joint_after) {
+            tested = 1;
+            Slot *s = table_find(&c->tt, key, len, h);
+            if (s->off && s->joint_passed)
+                continue; /* tested in an earlier entry */
+            if (joint_fails(c, st)) {
+                c->joint_after = c->joint_after0;
+                incomplete = 0;
+                break;
+            }
+            c->joint_after += c->joint_after / 4;
+            if (c->joint_after > c->joint_after_max)
+                c->joint_after = c->joint_after_max;
+            if (s->off) /* not if the table was cleared below: the flag is its entry's */
+                s->joint_passed = 1;
+        }
     }
     c->nmoves = base;
     if (c->persian)
@@ -1431,16 +1690,18 @@ static int
 Core_init(Core *c, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"quilt", "na", "nb", "wrap", "persian", "safe", "occ", "up", "down",
-                            "piles", "left", "lds", "depth_max", "clock_every", "tt_max", "salt", NULL};
+                            "piles", "left", "lds", "depth_max", "clock_every", "tt_max", "salt", "joint_cap", "joint_after", "joint_after_max", NULL};
     Py_buffer quilt, na, nb, up, down;
     int wrap, persian, safe, left, lds, depth_max, clock_every;
     unsigned long long occ;
     long long tt_max;
     unsigned long long salt = 0;
+    int joint_cap = 0;
+    long long joint_after = 0, joint_after_max = 0;
     PyObject *piles;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "y*y*y*pppKy*y*OiiiiL|K", names, &quilt, &na, &nb,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "y*y*y*pppKy*y*OiiiiL|KiLL", names, &quilt, &na, &nb,
                                      &wrap, &persian, &safe, &occ, &up, &down, &piles, &left, &lds,
-                                     &depth_max, &clock_every, &tt_max, &salt))
+                                     &depth_max, &clock_every, &tt_max, &salt, &joint_cap, &joint_after, &joint_after_max))
         return -1;
     int bad = quilt.len != CELLS || na.len != CELLS || nb.len != CELLS || up.len != 4 || down.len != 4;
     if (!bad) {
@@ -1478,6 +1739,9 @@ Core_init(Core *c, PyObject *args, PyObject *kw)
     c->clock_every = clock_every;
     c->tt_max = tt_max;
     c->salt = salt;
+    c->joint_cap = joint_cap < 0 ? 0 : joint_cap;
+    c->joint_after = c->joint_after0 = joint_after;
+    c->joint_after_max = joint_after_max > joint_after ? joint_after_max : joint_after;
     c->root.occ = occ;
     c->root.left = (uint8_t)left;
     c->root.ss = 0;
@@ -1598,7 +1862,7 @@ run_iterations(Core *c)
 }
 
 /* restart(salt): Search.restart: the next run's order, and the table's marks of an earlier
- * order's iterations turned into CHECKED (what they say of rules 4, 6 and 7 holds in any order;
+ * order's iterations turned into CHECKED (what they say of rules 4, 6, 7 and 8 holds in any order;
  * PROVEN is kept). */
 static PyObject *
 Core_restart(Core *c, PyObject *arg)
@@ -1640,7 +1904,7 @@ static PyTypeObject CoreType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "musical_cli.games.crazy_quilt._search.Core",
     .tp_doc = "Core(quilt, na, nb, wrap, persian, safe, occ, up, down, piles, left, lds, "
-              "depth_max, clock_every, tt_max, salt=0): solver.Search in C",
+              "depth_max, clock_every, tt_max, salt=0, joint_cap=0, joint_after=0): solver.Search in C",
     .tp_basicsize = sizeof(Core),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = PyType_GenericNew,

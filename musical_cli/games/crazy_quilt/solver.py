@@ -169,6 +169,48 @@ moves that make more quilt cards available. The lookahead is what makes Persian 
    the opening (its clubs: 15 of the 32 stock cards), undecided after a billion nodes before,
    and a third of the positions that rules 4, 6 and 7 let through in deals 136 and 165.
 
+9. *The joint game of the suits* (:meth:`Search.joint_fails`, :func:`joint_node`; not Persian
+   Rug; issue 25, 2026-12-04). Rule 8's game with every suit at once: the waste and the stock as
+   they are (every suit, in their order), the quilt's cards a pool any of which may go to a
+   foundation that wants it at any time, every card to one foundation (each in its order), deals
+   and redeals, no builds. If it cannot be won, the position is lost. Proof: rule 8's projection
+   with no suit dropped (the game's waste and stock are the real ones without the quilt cards
+   built onto them, in their order; its pool the quilt's cards not on a foundation, wherever
+   they lie; the foundations the same; redeals left at least the real ones), step by step as
+   there. It is decided by branching on where cards go, not on moves:
+   (a) *Rule 6 over the choices made.* With some cards' foundations fixed (such a card allowed on
+   its own only, its twin not there), rule 6's relaxation over the cards as instances (the
+   waste, the stock and the pool, each card filling its rank's slot on every foundation it is
+   allowed) is an upper bound on every line of every completion of the choices: rule 6's proof,
+   each card's allowed foundations still holding the one it goes to. If it leaves a card, no
+   completion wins. If it clears everything and no card filled two slots, it *is* a line of
+   the game (no slot was filled twice, so each card left when its one foundation had reached
+   it, and filled that slot): the game is won. Else the first card x that filled two is
+   branched on, x up and its twin down or the other way round; every completion is in one
+   branch (one only when both are quilt cards: the two ways are the same cards in the same
+   places).
+   (b) *Backjumping.* A failed relaxation names the suits whose fixed pairs it needs: each
+   suit's are dropped in turn and kept dropped while it still fails (the relaxation of fewer
+   choices, so a bound on more completions). A branch whose failure does not need its own pair
+   fails the other way round too (the same pairs above it), so that way is not searched; else
+   the two failures' needs are joined, less the branch's own pair (which goes one way or the
+   other: resolution).
+   The test stops undecided (it proves nothing) past ``JOINT_CAP`` relaxations for branches or
+   ``JOINT_DEPTH`` pairs on one branch. It sees at once what rules 6 to 8 each see apart: both
+   copies placed exactly and the whole waste's order, a card of one suit over one that another
+   needs. Tested against plain search of the joint game and of the whole game.
+   (c) *When.* A test costs up to ``JOINT_CAP`` relaxations, dozens of positions' time, and most
+   positions are settled by rules 4 and 6-8 or by a small subtree; tested on every position it
+   slowed the search 25 times and left more deals undecided within 10 s. So it is spent where
+   a proof pays: on a position once ``joint_after`` nodes have been spent below it in one entry
+   (checked each time a child returns; a proof ends the position there, lost, and saves the rest
+   of its subtree and every later iteration's), once per position while the table keeps its
+   entry (``joint_passed``). The trigger backs off while the rule fails, a quarter more nodes
+   after each test that proves nothing, up to ``JOINT_AFTER_MAX``, and returns to
+   ``JOINT_AFTER`` at a proof: in a deal where the joint game cuts, it is tested often; where
+   it does not, it costs about a test every 10,000 nodes. Where it is tested changes no
+   verdict (a proof is a proof wherever it is made), only how soon one comes.
+
 *Children proven lost do not count.* Before a child costs a discrepancy it is tested by the table
 and rules 4, 6, 7 and 8; a child proven lost is passed over (it cannot lead to a win), so the k-th
 *live* child costs k. The test is lazy: an iteration with d discrepancies left tests children only
@@ -188,7 +230,7 @@ a depth mark holds only for the order it was made in). A won line is replayed as
 
 *The C core* (``_search.c``, :class:`CoreSearch`, chosen by :func:`make_search`): this search
 transcribed to C, the same nodes in the same order (the same children, scores and stable sorts,
-rules 1-8, the table cleared at ``TT_MAX`` entries, the clock's tick every ``CLOCK_EVERY``
+rules 1-9, the table cleared at ``TT_MAX`` entries, the clock's tick every ``CLOCK_EVERY``
 nodes), so the same verdict, line and node count, which tests/test_crazy_quilt_core.py checks
 on openings and positions of real games of every rule set; about 50 times as many positions a
 CPU second. It is optional: the package installs without a compiler and this module's search
@@ -380,6 +422,176 @@ def suit_won(seq: bytes, k: int, pool: int, u: int, d: int, left: int, memo: dic
     return won
 
 
+# Rule 9: the relaxations one test may run for its branches (past it the test proves nothing),
+# and the pairs one branch may fix. docs/crazy-quilt-solver.md, "Rule 9", has the measurements.
+JOINT_CAP = 300
+JOINT_DEPTH = 64
+# Rule 9 tests a position only once this many nodes have been spent below it in one entry.
+# Most positions are settled by rules 4 and 6-8 or by a small subtree, where rule 9's dozens of
+# relaxations would cost more than they save; the positions that have cost this much are the ones
+# whose proof is worth it. Above the difficulty bands' most nodes of a medium win (1,579), so that
+# no easy or medium deal's node count depends on it.
+JOINT_AFTER = 100
+JOINT_AFTER_MAX = 10_000
+
+
+def joint_relax(codes: list[int], n: int, nw: int, up: bytes, down: bytes, left: int,
+                dest: list[int]) -> int:
+    """Rule 9's relaxation: rule 6 over the cards as instances (``codes``: the waste bottom
+    first, then the stock top first, ``n`` of them, ``nw`` on the waste; then the quilt's), with
+    some foundations fixed (``dest[i]``, or -1): a card with a fixed foundation is allowed there
+    only, and one whose twin is fixed on a foundation is not allowed there. 0: cards remain (no
+    line of the fixed choices wins); -1: all clear with no card filling two slots (a line of the
+    joint game); else 1 + the first card that filled two. The order of its takes is the quilt
+    card of the lowest index that may leave, else the waste top (the C core's too)."""
+    total = len(codes)
+    npool = total - n
+    fixed: dict[int, int] = {}
+    for i in range(total):
+        if dest[i] >= 0:
+            fixed[codes[i]] = fixed.get(codes[i], 0) | 1 << dest[i]
+    allow = [0] * total
+    for i in range(total):
+        if dest[i] >= 0:
+            allow[i] = 1 << dest[i]
+            continue
+        c = codes[i]
+        s, r = c >> 4, c & 15
+        t = fixed.get(c, 0)
+        a = 0
+        if r > up[s] and not t >> s & 1:
+            a |= 1 << s
+        if r < down[s] and not t >> (4 + s) & 1:
+            a |= 1 << (4 + s)
+        allow[i] = a
+    h = list(up) + list(down)
+    filled = [0] * 8
+    by = [[0] * 16 for _ in range(8)]  # by[f][r]: the quilt cards (a bit by index) of rank r allowed on f
+    ready = 0  # the quilt cards that may leave (a chain has reached them)
+    for k in range(npool):
+        i = n + k
+        c = codes[i]
+        s, r = c >> 4, c & 15
+        if allow[i] >> s & 1:
+            by[s][r] |= 1 << k
+            if h[s] >= r - 1:
+                ready |= 1 << k
+        if allow[i] >> (4 + s) & 1:
+            by[4 + s][r] |= 1 << k
+            if h[4 + s] <= r + 1:
+                ready |= 1 << k
+    gone = 0
+    first = -1
+    stack = list(range(nw))
+    tail = list(range(nw, n))
+    passes = left + 1
+    t = -1
+    while True:
+        if t >= 0:
+            stack.append(tail[t])  # a deal
+        while True:  # drain: the lowest quilt card that may leave, else the top
+            rd = ready & ~gone
+            if rd:
+                k = (rd & -rd).bit_length() - 1
+                gone |= 1 << k
+                i = n + k
+            elif stack:
+                i = stack[-1]
+                c = codes[i]
+                s, r = c >> 4, c & 15
+                if not ((allow[i] >> s & 1 and h[s] >= r - 1) or (allow[i] >> (4 + s) & 1 and h[4 + s] <= r + 1)):
+                    break
+                stack.pop()
+            else:
+                break
+            c = codes[i]
+            s, r = c >> 4, c & 15
+            a = allow[i]
+            if a >> s & 1:
+                filled[s] |= 1 << r
+                while filled[s] >> (h[s] + 1) & 1:
+                    h[s] += 1
+                    ready |= by[s][h[s] + 1]
+            if a >> (4 + s) & 1:
+                f = 4 + s
+                filled[f] |= 1 << r
+                while h[f] > 1 and filled[f] >> (h[f] - 1) & 1:
+                    h[f] -= 1
+                    ready |= by[f][h[f] - 1]
+            if first < 0 and a >> s & 1 and a >> (4 + s) & 1:
+                first = i
+        t += 1
+        if t == len(tail):  # the stock is out: turn the relaxed waste over while redeals are left
+            if not stack:
+                break
+            passes -= 1
+            if not passes:
+                break
+            tail = stack
+            stack = []
+            t = 0
+    if stack or gone != (1 << npool) - 1:
+        return 0
+    return -1 if first < 0 else 1 + first
+
+
+class JointCap(Exception):
+    """Rule 9's test ran past its cap (or its depth): it proves nothing."""
+
+
+def joint_node(codes: list[int], twin: list[int], n: int, nw: int, up: bytes, down: bytes, left: int,
+               dest: list[int], depth: int, suits: list[int], count: list[int]) -> tuple[bool, int]:
+    """Rule 9's search of the joint game: (won, conflict). ``won`` False: no choice of the pairs
+    not fixed in ``dest`` wins, and ``conflict`` has a bit for every depth of the branch whose
+    fixed pair that failure needs (backjumping: a branch whose failure does not need its own pair
+    fails the other way round too). Raises JointCap past the cap or the depth."""
+    count[0] += 1
+    if count[0] > JOINT_CAP:
+        raise JointCap
+    got = joint_relax(codes, n, nw, up, down, left, dest)
+    if got < 0:
+        return True, 0
+    total = len(codes)
+    if got == 0:
+        # the suits whose fixed pairs the failure needs: each suit's dropped in turn, kept
+        # dropped while the relaxation still fails
+        d = list(dest)
+        need = 0
+        for t in range(4):
+            dropped = False
+            for i in range(total):
+                if d[i] >= 0 and codes[i] >> 4 == t:
+                    dropped = True
+                    d[i] = -1
+            if not dropped or joint_relax(codes, n, nw, up, down, left, d) == 0:
+                continue
+            need |= 1 << t
+            for i in range(total):
+                if codes[i] >> 4 == t:
+                    d[i] = dest[i]
+        return False, sum(1 << k for k in range(depth) if need >> suits[k] & 1)
+    if depth >= JOINT_DEPTH:
+        raise JointCap
+    x = got - 1
+    y = twin[x]
+    s = codes[x] >> 4
+    suits[depth] = s
+    acc = 0
+    for a in (s, 4 + s):
+        d = list(dest)
+        d[x] = a
+        d[y] = 4 + s if a == s else s
+        won, conflict = joint_node(codes, twin, n, nw, up, down, left, d, depth + 1, suits, count)
+        if won:
+            return True, 0
+        if not conflict >> depth & 1:  # the failure holds whichever way this pair goes
+            return False, conflict
+        acc |= conflict
+        if x >= n and y >= n:  # both in the quilt: the other way round is the same
+            break
+    return False, acc & ~(1 << depth)
+
+
 class Search:
     """One search from one position. States are tuples: ``(occ, waste, stock, up, down, left)``
     or, in Persian Rug, ``(occ, reserves, up, down)``."""
@@ -397,6 +609,7 @@ class Search:
         self.relax_rule = True  # rule 6
         self.geo_rule = True  # rule 7
         self.suit_rule = True  # rule 8
+        self.joint_rule = True  # rule 9
         self.prefilter = True  # children proven lost are dropped before the order counts
         self.order = True  # the heuristic order (off: the engine's order, for tests)
         self.cost_index = True  # the k-th child spends k discrepancies (else 1)
@@ -415,6 +628,8 @@ class Search:
         self.targets = TARGETS[self.wrap]
         self.hosts = HOSTS[self.wrap]
         self.tt: dict[bytes, int] = {}
+        self.joint_passed: set[bytes] = set()  # keys of entries that rule 9 did not prove lost
+        self.joint_after = JOINT_AFTER  # rule 9's trigger now (it backs off while it fails)
         self.path: set[bytes] = set()
         self.too_deep = False
         self.nodes = 0
@@ -895,6 +1110,39 @@ class Search:
         return any(not suit_won(bytes(seqs[s]), nw[s], pools[s], up[s], down[s], left, memo)
                    for s in range(4))
 
+    def joint_fails(self, st: tuple) -> bool:
+        """Rule 9: the joint game of the suits (the quilt a free pool, every card to one
+        foundation) cannot be won, so neither can the position; undecided past ``JOINT_CAP``."""
+        codes, twin = self.joint_cards(st)
+        occ, waste, stock, up, down, left = st
+        try:
+            won, _ = joint_node(codes, twin, len(waste) + len(stock), len(waste), up, down, left,
+                                [-1] * len(codes), 0, [0] * JOINT_DEPTH, [0])
+        except JointCap:
+            return False
+        return not won
+
+    def joint_cards(self, st: tuple) -> tuple[list[int], list[int]]:
+        """Rule 9's instances: the codes of the waste (bottom first), the stock (top first) and
+        the quilt's cards in the order of their cells; and each one's twin (the other copy's
+        index, or -1)."""
+        occ, waste, stock = st[0], st[1], st[2]
+        quilt = self.quilt
+        codes = list(waste) + list(stock)
+        o = occ
+        while o:
+            low = o & -o
+            codes.append(quilt[low.bit_length() - 1])
+            o ^= low
+        twin = [-1] * len(codes)
+        seen: dict[int, int] = {}
+        for i, c in enumerate(codes):
+            if c in seen:
+                twin[i], twin[seen[c]] = seen[c], i
+            else:
+                seen[c] = i
+        return codes, twin
+
     # -- the search -------------------------------------------------------------------------
     def tick(self) -> None:
         if self.max_nodes is not None and self.nodes >= self.max_nodes:
@@ -925,13 +1173,19 @@ class Search:
             return False
         if self.rules_fail(st, alive):
             if len(self.tt) >= TT_MAX:
-                self.tt.clear()
+                self.clear_table()
             self.tt[key] = PROVEN
             return True
         if len(self.tt) >= TT_MAX:
-            self.tt.clear()
+            self.clear_table()
         self.tt[key] = CHECKED
         return False
+
+    def clear_table(self) -> None:
+        """Empty the transposition table (it holds ``TT_MAX`` entries), and what its entries
+        say of rule 9."""
+        self.tt.clear()
+        self.joint_passed.clear()
 
     def last_copy(self, st: tuple, m: tuple) -> bool:
         """Whether foundation move ``m`` plays the last copy of its rank left to place (the
@@ -964,6 +1218,7 @@ class Search:
         """(won, incomplete): won with ``line`` the moves; else whether any line was cut.
         ``alive``: rule 6 is known not to prove ``st`` lost."""
         self.nodes += 1
+        start = self.nodes  # rule 9's trigger counts the nodes spent below st
         if not self.nodes % CLOCK_EVERY:
             self.tick()
         if self.won(st):
@@ -977,7 +1232,7 @@ class Search:
         if mark >= d or key in self.path:
             return False, mark != PROVEN
         if len(tt) >= TT_MAX:
-            tt.clear()
+            self.clear_table()
         tt[key] = d
         if mark == -1 and not self.persian and self.rules_fail(st, alive):
             tt[key] = PROVEN
@@ -991,6 +1246,7 @@ class Search:
         check = self.prefilter and not self.persian and len(kids) > 1
         live = 0
         incomplete = False
+        tested = not (self.joint_rule and JOINT_CAP > 0) or self.persian
         if self.persian:
             self.path.add(key)
         try:
@@ -1010,6 +1266,20 @@ class Search:
                     return True, False
                 line.pop()
                 incomplete = incomplete or cut
+                # Rule 9 is dear (up to JOINT_CAP relaxations): it is spent only on a position
+                # that has already cost joint_after nodes (backing off while the rule fails),
+                # whose proof saves the rest of its subtree and every later iteration's.
+                if not tested and self.nodes - start >= self.joint_after:
+                    tested = True
+                    if key in self.joint_passed:
+                        continue  # tested in an earlier entry
+                    if self.joint_fails(st):
+                        self.joint_after = JOINT_AFTER
+                        incomplete = False
+                        break
+                    self.joint_after = min(JOINT_AFTER_MAX, self.joint_after + self.joint_after // 4)
+                    if key in tt:  # not if the table was cleared below: the flag is its entry's
+                        self.joint_passed.add(key)
         finally:
             if self.persian:
                 self.path.discard(key)
@@ -1124,7 +1394,9 @@ class CoreSearch(Search):
             occ, waste, stock, up, down, left = self.root
             piles = (waste, stock)
         return CORE.Core(bytes(self.quilt), self.NA, self.NB, self.wrap, self.persian, self.safe, occ,
-                         up, down, piles, left, lds, DEPTH_MAX, CLOCK_EVERY, TT_MAX, self.salt)
+                         up, down, piles, left, lds, DEPTH_MAX, CLOCK_EVERY, TT_MAX, self.salt,
+                         JOINT_CAP if self.joint_rule and not self.persian else 0, JOINT_AFTER,
+                         JOINT_AFTER_MAX)
 
 
 def make_search(state: CrazyQuiltState, budget: float | None = None,
