@@ -1555,7 +1555,7 @@ DIFFICULTY_NODES = 300_000
 # from the winnability rows' files (docs/difficulty.md). They are this search's node counts: a
 # change to the search is a new calibration.
 DIFFICULTY_BANDS = {
-    CRAZY_QUILT.rules_type(redeals=1): (317, 1_579),  # deals 1-10,000, with rule 8 and the shorter runs
+    CRAZY_QUILT.rules_type(redeals=1): (317, 1_579),  # deals 1-10,000; rule 9 keeps them
     CRAZY_QUILT.rules_type(redeals=2): (184, 199),  # Indian Carpet, deals 1-10,000, with rule 8
     CRAZY_QUILT.rules_type(reserves=True): (118, 554),  # Persian Rug, deals 1-10,000, the shorter runs
 }
