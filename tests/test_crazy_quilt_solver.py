@@ -305,33 +305,35 @@ def test_suit_games_against_brute_force(redeals):
     assert seen[True] >= 50 and seen[False] >= 10, seen
 
 
+def fires_on_losses_only(rule: str, seeds, redeals: int) -> int:
+    """How often the rule (a Search method: suit_fails, joint_fails) proves the synthetic positions
+    of ``seeds`` lost, each time checked against brute force."""
+    fired = 0
+    for seed in seeds:
+        state = synthetic(seed, CrazyQuiltRules(redeals), left=12)
+        if GAME.outcome(state) is not Outcome.IN_PLAY:
+            continue
+        s = Search(state)
+        if getattr(s, rule)(s.root):
+            fired += 1
+            assert brute_force(state, 300_000) == "lost", seed
+    return fired
+
+
 @pytest.mark.parametrize("redeals", [0, 1, 2])
 def test_suit_games_prove_losses_and_no_wins(redeals):
     """Rule 8 (a suit's own game cannot be won) fires on lost positions only, and fires often,
     on small positions of two suits."""
-    fired = 0
-    for seed in range(150):
-        state = synthetic(11000 + seed, CrazyQuiltRules(redeals), left=12)
-        if GAME.outcome(state) is not Outcome.IN_PLAY:
-            continue
-        s = Search(state)
-        if s.suit_fails(s.root):
-            fired += 1
-            assert brute_force(state, 300_000) == "lost", seed
-    assert fired >= 10, fired
+    assert fires_on_losses_only("suit_fails", range(11000, 11150), redeals) >= 10
 
 
-def one_suit(seed: int, rules: CrazyQuiltRules, left: int) -> CrazyQuiltState:
-    """A position where one suit alone has ``left`` cards to place (the others are complete),
-    scattered over the quilt, the stock and the waste: a suit with many cards in play, where
-    the two copies of a rank and their order matter (synthetic()'s suits have at most 5)."""
-    rng = random.Random(seed)
-    s0 = rng.randrange(4)
+def scattered(rng: random.Random, rules: CrazyQuiltRules, heights: list[tuple[int, int]], quilt_to: float,
+              stock_to: float) -> CrazyQuiltState:
+    """The position whose foundations stand at ``heights`` (each suit's up and down tops), the
+    cards still to place shuffled and scattered: a card in the quilt when a draw is under
+    ``quilt_to``, else in the stock under ``stock_to``, else on the waste; the redeals left drawn."""
     ups, downs, rest = [], [], []
-    for s, suit in enumerate(SUITS):
-        u, d = (13, 1) if s != s0 else (rng.randint(max(1, 13 - left), 13), 0)
-        if s == s0:
-            d = max(1, min(13, u - 12 + left))
+    for suit, (u, d) in zip(SUITS, heights, strict=True):
         ups.append(tuple(Card(r, suit) for r in range(1, u + 1)))
         downs.append(tuple(Card(r, suit) for r in range(13, d - 1, -1)))
         for r in range(1, 14):
@@ -342,14 +344,29 @@ def one_suit(seed: int, rules: CrazyQuiltRules, left: int) -> CrazyQuiltState:
     cells = rng.sample(range(64), 64)
     for card in rest:
         where = rng.random()
-        if where < 0.3:
+        if where < quilt_to:
             quilt[cells.pop()] = card
-        elif where < 0.8:
+        elif where < stock_to:
             stock.append(card)
         else:
             waste.append(card)
     return CrazyQuiltState(rules, tuple(ups) + tuple(downs), tuple(quilt), tuple(stock), tuple(waste), (),
                            rng.randint(0, rules.redeals))
+
+
+def one_suit(seed: int, rules: CrazyQuiltRules, left: int) -> CrazyQuiltState:
+    """A position where one suit alone has ``left`` cards to place (the others are complete),
+    scattered over the quilt, the stock and the waste: a suit with many cards in play, where
+    the two copies of a rank and their order matter (synthetic()'s suits have at most 5)."""
+    rng = random.Random(seed)
+    s0 = rng.randrange(4)
+    heights = []
+    for s in range(4):
+        u, d = (13, 1) if s != s0 else (rng.randint(max(1, 13 - left), 13), 0)
+        if s == s0:
+            d = max(1, min(13, u - 12 + left))
+        heights.append((u, d))
+    return scattered(rng, rules, heights, 0.3, 0.8)
 
 
 @pytest.mark.parametrize(("redeals", "seeds"), [(1, range(280, 300)), (2, range(0, 25))])
@@ -380,30 +397,14 @@ def two_suits(seed: int, rules: CrazyQuiltRules, both: int, share: float = 0.25)
     cards, about that share in the quilt."""
     rng = random.Random(seed)
     busy = rng.sample(range(4), 2)
-    ups, downs, rest = [], [], []
-    for s, suit in enumerate(SUITS):
+    heights = []
+    for s in range(4):
         u, d = 13, 1
         if s in busy:
             u = rng.randint(6, 11)
             d = min(13, u + 1 + rng.randint(1, both))
-        ups.append(tuple(Card(r, suit) for r in range(1, u + 1)))
-        downs.append(tuple(Card(r, suit) for r in range(13, d - 1, -1)))
-        for r in range(1, 14):
-            rest += [Card(r, suit)] * (2 - (r <= u) - (r >= d))
-    rng.shuffle(rest)
-    quilt: list[Card | None] = [None] * 64
-    stock, waste = [], []
-    cells = rng.sample(range(64), 64)
-    for card in rest:
-        where = rng.random()
-        if where < share:
-            quilt[cells.pop()] = card
-        elif where < share + (1 - share) * 0.7:
-            stock.append(card)
-        else:
-            waste.append(card)
-    return CrazyQuiltState(rules, tuple(ups) + tuple(downs), tuple(quilt), tuple(stock), tuple(waste), (),
-                           rng.randint(0, rules.redeals))
+        heights.append((u, d))
+    return scattered(rng, rules, heights, share, share + (1 - share) * 0.7)
 
 
 def joint_game_brute_force(state: CrazyQuiltState) -> bool:
@@ -485,16 +486,7 @@ def test_joint_game_against_brute_force(redeals, monkeypatch):
 def test_joint_rule_proves_losses_and_no_wins(redeals):
     """Rule 9 (the joint game cannot be won) fires on lost positions only (plain exhaustive
     search of the game itself), on small positions of two suits."""
-    fired = 0
-    for seed in range(120):
-        state = synthetic(15000 + seed, CrazyQuiltRules(redeals), left=12)
-        if GAME.outcome(state) is not Outcome.IN_PLAY:
-            continue
-        s = Search(state)
-        if s.joint_fails(s.root):
-            fired += 1
-            assert brute_force(state, 300_000) == "lost", seed
-    assert fired >= 10, fired
+    assert fires_on_losses_only("joint_fails", range(15000, 15120), redeals) >= 10
 
 
 def test_deal_117_is_lost_by_its_clubs():
