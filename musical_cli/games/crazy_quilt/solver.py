@@ -429,8 +429,8 @@ JOINT_DEPTH = 64
 # Rule 9 tests a position only once this many nodes have been spent below it in one entry.
 # Most positions are settled by rules 4 and 6-8 or by a small subtree, where rule 9's dozens of
 # relaxations would cost more than they save; the positions that have cost this much are the ones
-# whose proof is worth it. Above the difficulty bands' most nodes of a medium win (1,579), so that
-# no easy or medium deal's node count depends on it.
+# whose proof is worth it. It only removes lost subtrees, so a win comes at the same node or
+# sooner. The threshold backs off while the rule fails, up to JOINT_AFTER_MAX (module docstring).
 JOINT_AFTER = 100
 JOINT_AFTER_MAX = 10_000
 
