@@ -286,6 +286,25 @@ def test_same_search_where_rule_9_cuts(moves, most, monkeypatch):
 
 
 @needs_core
+def test_same_restarts_where_rule_9_cuts(monkeypatch):
+    """search()'s restarts through rule 9's proofs: deal 511, 24 moves into its no-discrepancy
+    line, with rule 9 as in play and runs of 300 and 100-node units, proven lost in 6,818 nodes
+    over dozens of restarts, the same in both. Rule 9's state (its threshold, the flag of a
+    position tested once) lives through a restart: a core that reset the threshold or cleared the
+    flags at a restart, or never set the flag, is another search here (checked by mutation);
+    test_same_restarts sees no rule 9 proof."""
+    joint_in_play(monkeypatch)
+    monkeypatch.setattr(S, "FIRST_RUN", 300)
+    monkeypatch.setattr(S, "RESTART_UNIT", 100)
+    state = first_live_line(CRAZY_QUILT.opening(DealNumber(511), RULE_SETS["quilt"]), 24)
+    core = S.search(state, None, nodes=20_000)
+    monkeypatch.setattr(S, "CORE", None)
+    python = S.search(state, None, nodes=20_000)
+    assert python == core
+    assert core[0] == "lost" and core[2] > 10 * S.FIRST_RUN  # decided only after many restarts
+
+
+@needs_core
 @pytest.mark.parametrize(("n", "rules"), [(50, CrazyQuiltRules(1)), (1148, CrazyQuiltRules(reserves=True))])
 def test_a_restart_wins_what_the_heuristic_order_does_not(n, rules, monkeypatch):
     """Golden deals: Crazy Quilt 50 at one redeal (undecided in the heuristic order's first run)

@@ -1904,7 +1904,8 @@ static PyTypeObject CoreType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "musical_cli.games.crazy_quilt._search.Core",
     .tp_doc = "Core(quilt, na, nb, wrap, persian, safe, occ, up, down, piles, left, lds, "
-              "depth_max, clock_every, tt_max, salt=0, joint_cap=0, joint_after=0): solver.Search in C",
+              "depth_max, clock_every, tt_max, salt=0, joint_cap=0, joint_after=0, joint_after_max=0): "
+              "solver.Search in C",
     .tp_basicsize = sizeof(Core),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = PyType_GenericNew,
