@@ -98,6 +98,9 @@ class StatsReport:
             "greedy_won": self.greedy_won,
             "seconds": {"total": round(self.seconds_total, 3), "median": round(self.median, 3),
                         "p90": round(self.p90, 3), "max": round(self.max, 3)},
+            # which deals, as the results files name them: the ones a later run may want again
+            "lost_deals": [DealNumber.parse(r.deal).json for r in self.results if r.result == "lost"],
+            "unknown_deals": [DealNumber.parse(r.deal).json for r in self.results if r.result == "unknown"],
         }
 
 

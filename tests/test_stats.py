@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from musical_cli.deals import DealNumber, parse_deal_range
@@ -19,7 +21,11 @@ def check_report(rep: StatsReport, n: int, redeals) -> None:
     data = rep.to_json()
     # One shape for every game: the game, its rule options (from its declarations), the player.
     assert list(data) == ["game", "redeals", "player", "deals", "won", "lost", "unknown", "interval",
-                          "greedy_won", "seconds"]
+                          "greedy_won", "seconds", "lost_deals", "unknown_deals"]
+    # the deals themselves, as numbers in the range's order, as many as counted
+    for kind in ("lost", "unknown"):
+        assert data[f"{kind}_deals"] == [int(r.deal) for r in rep.results if r.result == kind]
+        assert len(data[f"{kind}_deals"]) == data[kind]
     assert (data["game"], data["player"]) == ("musical", "solver")
     assert list(data["seconds"]) == ["total", "median", "p90", "max"]
     assert data["deals"] == n
@@ -136,3 +142,14 @@ def test_ctrl_c_while_the_blind_player_plays(workers):
     assert rep.interrupted
     assert rep.deals == len(rep.results) < len(deals)
     assert rep.to_json()["player"] == "blind"
+
+
+def test_json_names_the_lost_and_unknown_deals():
+    """--json names the deals lost and left undecided, as the results files write seeds (a
+    number, or text), in the range's order: a longer run can be given just those."""
+    results = [DealResult(deal, result, 0.1, 10, None)
+               for deal, result in [("3", "won"), ("7", "unknown"), ("ms5", "lost"), ("12", "lost"), ("40", "unknown")]]
+    data = StatsReport(deals=5, won=1, lost=2, unknown=2, results=results).to_json()
+    assert data["lost_deals"] == [DealNumber.parse("ms5").json, 12]
+    assert data["unknown_deals"] == [7, 40]
+    assert json.loads(json.dumps(data)) == data
