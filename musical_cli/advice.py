@@ -159,6 +159,16 @@ def decide(session: Any, state: Any, budget: float) -> Verdict:
     return verdict
 
 
+# How far to undo: a probe gets FIRST_PROBE seconds at first; a position it leaves undecided is
+# probed again with more only in its turn (undo_to_winnable's docstring). Near the boundary of a
+# lost game both sides are usually cheap (in Crazy Quilt the last winnable position won in
+# thousands of nodes, the next one proven lost in a handful), while other winnable positions and
+# the opening can take seconds: of the first 122 positions of the hint benchmark, 15 whose first
+# hint gave an undo count that "may not be the latest" had a boundary that 130,000 nodes decide
+# on both sides (docs/crazy-quilt-solver.md, "The undo search").
+FIRST_PROBE = 0.02
+
+
 def undo_to_winnable(session: Any, budget: float = SOLVE_BUDGET, settle: float | None = None,
                      probe: float = LONG_HINT_BUDGET, start_probe: float = LONG_HINT_BUDGET,
                      lost_here: bool = False) -> tuple[int | None, bool]:
@@ -171,64 +181,84 @@ def undo_to_winnable(session: Any, budget: float = SOLVE_BUDGET, settle: float |
     start).
 
     Winnability only ever goes from yes to no along a game (a lost position's successors are lost
-    too), so there is one boundary, found by probing positions with the solver. A winning line
-    from a probed position also proves winnable every later position the game reached by the
-    same moves (they lie on that line). Proving a loss costs far more than finding a win (seconds
-    against milliseconds early in a game), and only one loss needs proving, the position just
-    after the boundary: so the probes walk forward, each at the first position not yet known to
-    be winnable (the start, then where the game left the last winning line), for at most
-    ``forward`` probes; then bisection over what is left (plain bisection when the start itself
-    is undecided). An "unknown" counts as not winnable. The answer is the latest winnable
-    position when no probe runs out of time, and a position proven winnable in any case."""
+    too), so there is one boundary, between the latest position proven winnable and the earliest
+    proven lost. A winning line from a probed position also proves winnable every later position
+    the game reached by the same moves (they lie on that line). The probes narrow what lies
+    between, and an undecided probe is read as neither winnable nor lost. Three kinds of probe
+    take turns: the *walk*, the position just after the latest proven winnable (the start at
+    first; a win there moves along its line, as a game that keeps to it stays winnable); the
+    *edge*, the position just before the earliest proven lost (won there is the answer; lost
+    moves the edge back, cheaply near the end of a lost game, and while it is lost the next
+    edge lies twice as far back, galloping, until a probe does not prove a loss); and the
+    *middle* of what lies between, among the positions that have run out least (bisection).
+    A position probed again gets twice its last budget (FIRST_PROBE the first time), the edge at
+    least half of what is left (no count is surely the latest until the edge is decided), and a
+    new edge twice what the last edge ran out at (proofs get dearer going back). So the cheap
+    positions decide the boundary wherever the dear ones lie: a winnable position that takes
+    seconds to win no longer stops the search short of a boundary that milliseconds prove, as it
+    did when an undecided probe was read as lost (until 2026-12-05). The answer is a position
+    proven winnable, and surely the latest when the one after it is proven lost."""
     deadline = time.monotonic() + budget
-    last = len(session.states) - 1  # the position in hand, not known winnable (proven lost if lost_here)
-    lo, hi = 0, last  # the boundary lies in [lo, hi): states[hi] is not winnable
-    best: int | None = None
-    # None is a proof, so it needs one: the start probed and found lost, or the start is the
-    # current position and the caller proved it lost. Undecided is never read as lost.
-    start_lost = lost_here and last == 0
-    forward = 24  # forward probes left
-    while lo < hi:
-        walking = forward > 0
-        if walking:
-            mid = lo
-            forward -= 1
-        else:
-            mid = (lo + hi) // 2
+    last = len(session.states) - 1  # the position in hand: proven lost if lost_here, else undecided
+    won_upto = -1  # the latest position proven winnable
+    lost_from = last if lost_here else last + 1  # the earliest position proven lost
+    given: dict[int, float] = {}  # the budget of the last probe of a position that ran out
+    edge_first = FIRST_PROBE  # the edge's first probe (it grows as the edge's proofs do)
+    stride = 1  # how far before the earliest lost position the edge's probe is (galloping)
+    turn = 0
+    while won_upto + 1 < lost_from:
         left = deadline - time.monotonic()
         if left <= 0:
-            return (-1 if best is None else session.steps_back(last - best)), False
+            break
+        lo, hi = won_upto + 1, min(lost_from, last)  # between; the one in hand is the caller's
+        if lo >= hi:
+            break
+
         # The start decides the most (lost there is lost everywhere), but in a game like Crazy
         # Quilt it is often the hardest position of all: half of what is left, or start_probe.
-        cap = max(start_probe, left / 2) if mid == 0 else probe
-        solution = decide(session, session.states[mid], min(cap, left))
-        result = solution.result
-        if result == "won":
+        def cap(i: int, left: float = left) -> float:
+            return min(max(start_probe, left / 2) if i == 0 else probe, left)
+
+        # The turns of the docstring: the walk from the winnable side, the edge, the middle.
+        edge = max(lo, hi - stride) if lost_from <= last else None
+        middle = (lo + hi - 1) / 2
+        unspent = [i for i in range(lo, hi) if given.get(i, 0.0) < cap(i)]
+        if not unspent:
+            break  # every position between has had all it may have
+        picks = [lo if lo in unspent else None, edge if edge in unspent else None,
+                 min(unspent, key=lambda i: (given.get(i, 0.0), abs(i - middle), i))]
+        kind = next(k % 3 for k in range(turn, turn + 3) if picks[k % 3] is not None)
+        mid = picks[kind]
+        turn += 1
+        if kind == 1 and mid in given:
+            allowed = max(2 * given[mid], left / 2)  # no count is surely the latest without it
+        else:
+            allowed = max(edge_first if kind == 1 else FIRST_PROBE, 2 * given.get(mid, 0.0))
+        allowed = min(allowed, cap(mid))
+        solution = decide(session, session.states[mid], allowed)
+        if solution.result == WON:
             # states[mid + k] is on the winning line while the game made the line's moves
             line = solution.moves
             k = 0
-            while mid + k + 1 < hi and k < len(line) and session.moves[mid + k] == line[k]:
+            while mid + k + 1 < lost_from and k < len(line) and session.moves[mid + k] == line[k]:
                 k += 1
-            if best is None and settle is not None:
+            if won_upto < 0 and settle is not None:
                 deadline = min(deadline, time.monotonic() + settle)
-            best, lo = mid + k, mid + k + 1
+            won_upto = mid + k
+            stride = 1
+        elif solution.result == LOST:
+            lost_from = mid
+            if mid == edge:
+                stride *= 2
         else:
-            if result == "unknown" and walking and mid == 0:
-                forward = 0  # the start itself undecided: plain bisection, as before
-                continue
-            # "unknown" is treated as not winnable: the answer stays a position proven winnable,
-            # perhaps earlier than the latest one.
-            if result == "unknown" and best is None and mid == 0:
-                return -1, False
-            start_lost = start_lost or (mid == 0 and result == "lost")
-            hi = mid
-    # The boundary lies just before states[hi] (lo == hi here): the answer is surely the latest
-    # when that position is proven lost, whatever was left undecided after it (a position after a
-    # lost one is lost too, so a later probe that ran out of time was of a lost position).
-    exact = (hi == last and lost_here) or _proven_lost(session, session.states[hi])
-    if best is None:
-        return (None if start_lost else -1), exact
-    return session.steps_back(last - best), exact
+            given[mid] = allowed
+            if mid == edge:
+                edge_first = max(edge_first, 2 * allowed)
+                stride = 1  # back to the position just before the earliest lost
+    exact = won_upto + 1 == lost_from <= last
+    if won_upto < 0:
+        return (None if lost_from == 0 else -1), exact
+    return session.steps_back(last - won_upto), exact
 
 
 def _proven_lost(session: Any, state: Any) -> bool:
