@@ -175,7 +175,7 @@ def undo_to_winnable(session: Any, budget: float = SOLVE_BUDGET, settle: float |
     """How many moves to undo to reach the latest position proven winnable within ``budget``
     seconds (and within ``settle`` seconds more once one is found, when given), and whether it is
     surely the latest (the position after it proven lost). None when even the start is proven
-    lost, -1 when nothing was proven either way in time. ``probe``: the most one probe may take;
+    lost, -1 when no position was proven winnable in time. ``probe``: the most one probe may take;
     ``start_probe``: the most the start's probe may take, or half of what is left if more.
     ``lost_here``: the current position is proven lost (when no move has been made, it is the
     start).
@@ -193,10 +193,11 @@ def undo_to_winnable(session: Any, budget: float = SOLVE_BUDGET, settle: float |
     *middle* of what lies between, among the positions that have run out least (bisection).
     A position probed again gets twice its last budget (FIRST_PROBE the first time), the edge at
     least half of what is left (no count is surely the latest until the edge is decided), and a
-    new edge twice what the last edge ran out at (proofs get dearer going back). So the cheap
-    positions decide the boundary wherever the dear ones lie: a winnable position that takes
-    seconds to win no longer stops the search short of a boundary that milliseconds prove, as it
-    did when an undecided probe was read as lost (until 2026-12-05). The answer is a position
+    new edge twice what the last edge ran out at (proofs get dearer going back). So cheap
+    positions on both sides of the boundary decide it even where others are dear: a winnable
+    position that takes seconds to win no longer stops the search short of a boundary that
+    milliseconds prove, as it did when an undecided probe was read as lost (until 2026-12-05).
+    (A walk or middle probe that falls on the edge counts as the edge's.) The answer is a position
     proven winnable, and surely the latest when the one after it is proven lost."""
     deadline = time.monotonic() + budget
     last = len(session.states) - 1  # the position in hand: proven lost if lost_here, else undecided
@@ -240,7 +241,8 @@ def undo_to_winnable(session: Any, budget: float = SOLVE_BUDGET, settle: float |
             # states[mid + k] is on the winning line while the game made the line's moves
             line = solution.moves
             k = 0
-            while mid + k + 1 < lost_from and k < len(line) and session.moves[mid + k] == line[k]:
+            # (not to the position in hand: a count names a position before it)
+            while mid + k + 1 < hi and k < len(line) and session.moves[mid + k] == line[k]:
                 k += 1
             if won_upto < 0 and settle is not None:
                 deadline = min(deadline, time.monotonic() + settle)

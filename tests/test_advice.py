@@ -317,6 +317,24 @@ def test_the_undo_search_decides_a_cheap_boundary_past_dear_winnable_positions(m
     assert got == (session.steps_back(60 - 40), True), probed
 
 
+def test_an_undo_count_never_names_the_position_in_hand(monkeypatch):
+    """A game that kept to the winning line found from its start, here undecided (its own probe
+    ran out): the count names the position before this one, never 'undo 0' (found by a review,
+    2026-12-05: the walk along a winning line went as far as the position in hand)."""
+    from musical_cli.language import Session
+
+    rules = MusicalRules()
+    line = _line(MUSICAL, MUSICAL.opening(DealNumber(2), rules))
+    session = Session(MUSICAL, DealNumber(2), rules)
+    session.start(MUSICAL, DealNumber(2), rules, tuple(line[:20]))
+
+    def decide(session, state, budget):
+        return advice.Verdict(WON, tuple(line)) if state is session.states[0] else advice.Verdict(UNKNOWN)
+
+    monkeypatch.setattr(advice, "decide", decide)
+    assert advice.undo_to_winnable(session, 0.9, probe=0.9, start_probe=0.0) == (session.steps_back(1), False)
+
+
 # --- the review command and 'musical review' ---------------------------------------------------
 
 
