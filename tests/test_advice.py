@@ -259,17 +259,13 @@ def test_a_review_reuses_known_verdicts(monkeypatch):
     assert review(MUSICAL, start, trail_of(states, moves), known=known).complete
 
 
-@pytest.mark.parametrize(("hard", "exact"), [(range(35, 60), True), (range(34, 60), False)])
-def test_an_undo_count_is_surely_the_latest_when_the_position_after_it_is_proven_lost(
-        hard, exact, monkeypatch):
-    """Positions 0-33 of a 60-move game winnable, the rest lost, and the probes of ``hard`` ones
-    run out of time: the count names position 33 either way, and is surely the latest exactly
-    when position 34 was proven lost (a probe left undecided after a lost position was of a lost
-    one: what is after a lost position is lost)."""
+def _probed_game(monkeypatch, verdict_of):
+    """A 60-move game of deal 2 (its winning line's first moves) whose positions the undo search's
+    probes find ``verdict_of(i)`` (a decided one kept, as decide keeps it); the probes' positions
+    are listed."""
     from musical_cli.language import Session
 
-    start = MUSICAL.opening(DealNumber(2), MusicalRules())
-    moves = _line(MUSICAL, start)[:60]
+    moves = _line(MUSICAL, MUSICAL.opening(DealNumber(2), MusicalRules()))[:60]
     session = Session(MUSICAL, DealNumber(2), MusicalRules())
     session.start(MUSICAL, DealNumber(2), MusicalRules(), tuple(moves))
     probed = []
@@ -277,12 +273,23 @@ def test_an_undo_count_is_surely_the_latest_when_the_position_after_it_is_proven
     def decide(session, state, budget):
         i = next(i for i, s in enumerate(session.states) if s is state)
         probed.append(i)
-        verdict = advice.Verdict(UNKNOWN if i in hard else WON if i <= 33 else LOST)
+        verdict = advice.Verdict(verdict_of(i))
         if verdict.decided:
             session.solved[state] = verdict
         return verdict
 
     monkeypatch.setattr(advice, "decide", decide)
+    return session, probed
+
+
+@pytest.mark.parametrize(("hard", "exact"), [(range(35, 60), True), (range(34, 60), False)])
+def test_an_undo_count_is_surely_the_latest_when_the_position_after_it_is_proven_lost(
+        hard, exact, monkeypatch):
+    """Positions 0-33 of a 60-move game winnable, the rest lost, and the probes of ``hard`` ones
+    run out of time: the count names position 33 either way, and is surely the latest exactly
+    when position 34 was proven lost (a probe left undecided after a lost position was of a lost
+    one: what is after a lost position is lost)."""
+    session, probed = _probed_game(monkeypatch, lambda i: UNKNOWN if i in hard else WON if i <= 33 else LOST)
     got = advice.undo_to_winnable(session, 60.0, lost_here=True)
     assert any(i > 34 and i in hard for i in probed), probed  # a probe after the boundary ran out
     assert got == (session.steps_back(60 - 33), exact)
@@ -295,23 +302,7 @@ def test_the_undo_search_decides_a_cheap_boundary_past_dear_winnable_positions(m
     surely the latest: an undecided probe is read as neither winnable nor lost, and the position
     just before the earliest one proven lost is probed first. (Read as lost, as it was until
     2026-12-05, the first undecided probe ended the search short of the boundary.)"""
-    from musical_cli.language import Session
-
-    start = MUSICAL.opening(DealNumber(2), MusicalRules())
-    moves = _line(MUSICAL, start)[:60]
-    session = Session(MUSICAL, DealNumber(2), MusicalRules())
-    session.start(MUSICAL, DealNumber(2), MusicalRules(), tuple(moves))
-    probed = []
-
-    def decide(session, state, budget):
-        i = next(i for i, s in enumerate(session.states) if s is state)
-        probed.append(i)
-        verdict = advice.Verdict(WON if i == 40 else UNKNOWN if i < 40 else LOST)
-        if verdict.decided:
-            session.solved[state] = verdict
-        return verdict
-
-    monkeypatch.setattr(advice, "decide", decide)
+    session, probed = _probed_game(monkeypatch, lambda i: WON if i == 40 else UNKNOWN if i < 40 else LOST)
     undo = advice.undo_budget(0.0)
     got = advice.undo_to_winnable(session, undo, probe=undo, start_probe=0.0, lost_here=True)
     assert got == (session.steps_back(60 - 40), True), probed
