@@ -263,11 +263,6 @@ def undo_to_winnable(session: Any, budget: float = SOLVE_BUDGET, settle: float |
     return session.steps_back(last - won_upto), exact
 
 
-def _proven_lost(session: Any, state: Any) -> bool:
-    known = session.solved.get(state)
-    return known is not None and known.result == LOST
-
-
 # --- the review: every position of a game ----------------------------------------------------
 
 # A review answers within about 10 s for a 150-move game: REVIEW_LIMIT for the whole review,
