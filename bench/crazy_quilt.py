@@ -33,7 +33,8 @@
     of ``--probe`` nodes, walking forward along winning lines and then bisecting, as ``hint``
     does), and then the search on the position after it, to ``--limit`` nodes: proven lost (with
     its nodes), found winnable after all (a probe was too short), or undecided, with the stock
-    cards the first pass still had there. An exact undo count needs that position proven lost.
+    cards the first pass still had there (an undecided one named by its game, ``#k``, its deal and
+    the move into it). An exact undo count needs that position proven lost.
 (f) With ``--anatomy NODES``: where the Python search spends its nodes at 1 redeal: each deal of
     the range searched to NODES nodes, the positions it entered by pass and by stock cards left,
     and how many of them are distinct: as positions, and as placements (which quilt cells are
@@ -281,7 +282,8 @@ def bench_boundaries(count: int, seed: int, probe: int, limit: int) -> None:
             kinds["won after all"] += 1
         else:
             kinds["undecided"] += 1
-            undecided.append(left)
+            # which game, and the move into the boundary, so that a later stop can aim at it
+            undecided.append((left, f"#{k} (deal {1 + k % 1000}, move {best + 1} {moves[best]})"))
     print()
     say(f"(e) boundaries: {count} games of (c), probes of {probe:,} nodes, the position after the "
         f"last winnable one searched to {limit:,} nodes: {kinds}", 0)
@@ -289,7 +291,8 @@ def bench_boundaries(count: int, seed: int, probe: int, limit: int) -> None:
         say("proven lost (nodes, first-pass stock cards left): "
             + ", ".join(f"{n:,} ({s})" for n, s in sorted(proofs)))
     if undecided:
-        say(f"undecided, first-pass stock cards left: {' '.join(map(str, sorted(undecided)))}")
+        say("undecided (first-pass stock cards left): "
+            + ", ".join(f"{where} ({left})" for left, where in sorted(undecided)))
 
 
 SCHEDULES = ((300_000, 150_000), (50_000, 25_000), (20_000, 10_000), (5_000, 5_000))
