@@ -67,7 +67,9 @@ typedef struct {
     uint16_t len;
     uint8_t joint_passed; /* rule 9 did not prove the position lost (Search.joint_passed) */
     int32_t val;
+    uint32_t gen; /* the run that set val (in the slot's padding: a slot is 24 bytes either way) */
 } Slot;
+_Static_assert(sizeof(Slot) <= 24, "a slot of the table grew: the memory figures assume 24 bytes");
 
 typedef struct {
     Slot *slots;
@@ -75,6 +77,10 @@ typedef struct {
     size_t count;
     uint8_t *arena;
     size_t used, size;
+    /* Restarts so far. A restart turns every mark but PROVEN into CHECKED; rewriting the table
+     * then cost up to 15% of a deal's time (deal 993), so a mark set before the current run is
+     * read as CHECKED instead: the same values, found without a sweep. */
+    uint32_t gen;
 } Table;
 
 static u64
@@ -93,6 +99,7 @@ table_init(Table *t)
 {
     t->cap = 1 << 12;
     t->count = 0;
+    t->gen = 0;
     t->slots = PyMem_Calloc(t->cap, sizeof(Slot));
     t->size = 1 << 16;
     t->used = 0;
@@ -143,7 +150,9 @@ static int
 table_get(Table *t, const uint8_t *key, int len, u64 h)
 {
     Slot *s = table_find(t, key, len, h);
-    return s->off ? s->val : ABSENT;
+    if (!s->off)
+        return ABSENT;
+    return s->gen == t->gen || s->val == PROVEN ? s->val : CHECKED;
 }
 
 static int
@@ -175,6 +184,7 @@ table_set(Table *t, const uint8_t *key, int len, u64 h, int val)
     Slot *s = table_find(t, key, len, h);
     if (s->off) {
         s->val = val;
+        s->gen = t->gen;
         return 0;
     }
     if (t->used + len > t->size) {
@@ -193,6 +203,7 @@ table_set(Table *t, const uint8_t *key, int len, u64 h, int val)
     s->len = (uint16_t)len;
     s->joint_passed = 0;
     s->val = val;
+    s->gen = t->gen;
     t->used += len;
     t->count++;
     if (t->count * 2 > t->cap)
@@ -1872,11 +1883,13 @@ Core_restart(Core *c, PyObject *arg)
         return NULL;
     c->salt = salt;
     c->too_deep = 0;
-    for (size_t i = 0; i < c->tt.cap; i++) {
-        Slot *s = &c->tt.slots[i];
-        if (s->off && s->val != PROVEN)
-            s->val = CHECKED;
-    }
+    if (++c->tt.gen == 0) /* after 2^32 restarts the old generations' numbers come round again */
+        for (size_t i = 0; i < c->tt.cap; i++) {
+            Slot *s = &c->tt.slots[i];
+            if (s->off && s->val != PROVEN)
+                s->val = CHECKED;
+            s->gen = 0;
+        }
     Py_RETURN_NONE;
 }
 
