@@ -1513,13 +1513,16 @@ rules_fail(Core *c, const St *st, int alive)
            || suit_fails(c, st);
 }
 
-/* Search.dead: whether st is proven lost by the table or by rules 4, 6, 7 and 8 (marked so). */
+/* Search.dead: whether st is proven lost by the table or by rules 4, 6, 7 and 8 (marked so).
+ * st's key is left in key, its length and hash in *plen and *ph: the child's dfs, entered next
+ * when st is not dead, takes them instead of making them again. */
 static int
-dead(Core *c, const St *st, int alive, int *out)
+dead(Core *c, const St *st, int alive, int *out, uint8_t *key, int *plen, u64 *ph)
 {
-    uint8_t key[KEYMAX];
     int len = make_key(c, st, key);
     u64 h = key_hash(key, len);
+    *plen = len;
+    *ph = h;
     int mark = table_get(&c->tt, key, len, h);
     if (mark == PROVEN) {
         *out = 1;
@@ -1538,8 +1541,10 @@ dead(Core *c, const St *st, int alive, int *out)
     return 0;
 }
 
+/* klen, kh: the length and hash of st's key, already in c->keys[depth] (from dead()); klen 0:
+ * none yet. */
 static int
-dfs(Core *c, int d, int alive)
+dfs(Core *c, int d, int alive, int klen, u64 kh)
 {
     int k = c->depth;
     St *st = &c->states[k];
@@ -1565,8 +1570,12 @@ dfs(Core *c, int d, int alive)
         return R_CUT;
     }
     uint8_t *key = c->keys[k];
-    int len = make_key(c, st, key);
-    u64 h = key_hash(key, len);
+    int len = klen;
+    u64 h = kh;
+    if (!len) {
+        len = make_key(c, st, key);
+        h = key_hash(key, len);
+    }
     int mark = table_get(&c->tt, key, len, h);
     if (mark >= d || (c->persian && path_find(&c->path, c->keys, key, len, h) >= 0))
         return mark != PROVEN ? R_CUT : 0;
@@ -1599,9 +1608,11 @@ dfs(Core *c, int d, int alive)
         int kid_alive = !c->persian && ((m.kind == 'f' && last_copy(c, st, &m))
                                         || (m.kind == 'd' && top_stuck(c, st)));
         apply(c, st, &m, next);
+        int kid_len = 0;
+        u64 kid_hash = 0;
         if (check) {
             int is_dead;
-            if (dead(c, next, kid_alive, &is_dead) < 0) {
+            if (dead(c, next, kid_alive, &is_dead, c->keys[k + 1], &kid_len, &kid_hash) < 0) {
                 result = R_ERROR;
                 break;
             }
@@ -1611,7 +1622,7 @@ dfs(Core *c, int d, int alive)
         live++;
         c->line[k] = m;
         c->depth = k + 1;
-        int got = dfs(c, d < INF ? d - cost : INF, kid_alive);
+        int got = dfs(c, d < INF ? d - cost : INF, kid_alive, kid_len, kid_hash);
         c->depth = k;
         if (got < 0) {
             result = R_ERROR;
@@ -1846,7 +1857,7 @@ run_iterations(Core *c)
         c->depth = 0;
         c->nmoves = 0;
         memset(c->path.slots, 0, c->path.cap * sizeof(PathSlot));
-        int got = dfs(c, d, 0);
+        int got = dfs(c, d, 0, 0, 0);
         if (got < 0) {
             c->depth = 0;
             return NULL;
