@@ -296,6 +296,10 @@ typedef struct {
     PyObject *tick;
     uint8_t wanted[64]; /* card -> 1 (up wants it), 2 (down), 3 (both): set by foundation() */
     u64 hosts[64]; /* rule 7: the cards (a bit by code) that a card can be built onto */
+    /* rule 7's worklist: the cells whose test may change when cell x empties (its cell is a
+     * short-side neighbour of theirs), when suit s's foundations move, when card t is seen or
+     * comes to the waste's top (they can be built onto it) */
+    u64 nbr_of[CELLS], suit_cells[4], hosted_by[64];
     struct SuitSlot *suit_memo; /* rule 8: the suits' games' verdicts (suit_cap slots) */
     size_t suit_count, suit_cap;
     int joint_cap; /* rule 9: relaxations one test may run (0: the rule is off) */
@@ -560,6 +564,16 @@ geo_take(Geo *g, int card)
     g->ok = (g->ok & ~((u64)0xFFFF << shift)) | (ok_bits(g->uh[s], g->dh[s], g->up[s], g->down[s]) << shift);
 }
 
+/* The cells that can be built onto one of cards (a bit by code). */
+static inline u64
+hosted(const Core *c, u64 cards)
+{
+    u64 w = 0;
+    for (; cards; cards &= cards - 1)
+        w |= c->hosted_by[__builtin_ctzll(cards)];
+    return w;
+}
+
 static int
 geo_fails(const Core *c, const St *st)
 {
@@ -597,12 +611,12 @@ geo_fails(const Core *c, const St *st)
     int passes = st->left + 1, j = nw;
     for (int i = nw; i < n; i++)
         tail[nt++] = i;
-    /* A sweep of the quilt is needed only when something that could let a cell go has changed
-     * since the last one reached its fixed point: the chains (dirty), or the tops, by a new top
-     * card that some available cell could be built onto (fresh & hav). The fixed point is the
-     * same (every test only grows true within a drain), so this is Python's result, faster. */
-    int dirty = 1;
-    u64 fresh = 0, hav = 0;
+    /* A drain empties cells to the fixed point, testing again only the cells whose test may have
+     * changed since their last (work): a neighbour's cell emptied, their suit's chains moved, a
+     * card they can be built onto seen or come to the top. Every test only grows true within a
+     * drain, so the fixed point is the one Python's sweeps of the whole quilt reach, and so is
+     * the result. */
+    u64 work = o;
     for (int k = -1;; k++) {
         if (k >= nt) {
             passes--;
@@ -621,7 +635,7 @@ geo_fails(const Core *c, const St *st)
                 dealt[seq[j]]++;
                 top_ok |= (u64)1 << seq[j];
             }
-            fresh = top_ok;
+            work |= hosted(c, top_ok);
             k = -1;
             goto drain;
         }
@@ -634,10 +648,10 @@ geo_fails(const Core *c, const St *st)
                     top_ok |= (u64)1 << card;
             }
             int card = seq[pos];
-            fresh |= top_ok & ~before;
+            work |= hosted(c, top_ok & ~before);
             if (g.ok >> card & 1) {
                 geo_take(&g, card);
-                dirty = 1;
+                work |= c->suit_cells[card >> 4];
             }
             else {
                 if (ns) {
@@ -650,41 +664,27 @@ geo_fails(const Core *c, const St *st)
         }
     drain:
         for (;;) { /* drain: everything eagerly, to the fixed point */
-            int changed = dirty || (fresh & hav);
-            if (changed)
-                hav = 0;
-            while (changed) {
-                changed = 0;
-                hav = 0;
-                u64 av = o;
-                while (av) {
-                    int x = __builtin_ctzll(av);
-                    u64 low = (u64)1 << x;
-                    av ^= low;
-                    u64 a = c->nba[x], b = c->nbb[x];
-                    if (a && (o & a) && b && (o & b))
-                        continue; /* not available */
-                    int q = c->quilt[x];
-                    if (g.ok >> q & 1) {
-                        o ^= low;
-                        seen |= (u64)1 << q;
-                        geo_take(&g, q);
-                        changed = 1;
-                    }
-                    else if (c->hosts[q] & (seen | top_ok)) {
-                        o ^= low;
-                        seen |= (u64)1 << q;
-                        g.pool[q >> 4] |= 1 << (q & 15);
-                        changed = 1;
-                    }
-                    else
-                        hav |= c->hosts[q];
+            while ((work &= o)) {
+                int x = __builtin_ctzll(work);
+                u64 low = (u64)1 << x;
+                work ^= low;
+                u64 a = c->nba[x], b = c->nbb[x];
+                if (a && (o & a) && b && (o & b))
+                    continue; /* not available */
+                int q = c->quilt[x];
+                if (g.ok >> q & 1) {
+                    o ^= low;
+                    seen |= (u64)1 << q;
+                    geo_take(&g, q);
+                    work |= c->nbr_of[x] | c->hosted_by[q] | c->suit_cells[q >> 4];
+                }
+                else if (c->hosts[q] & (seen | top_ok)) {
+                    o ^= low;
+                    seen |= (u64)1 << q;
+                    g.pool[q >> 4] |= 1 << (q & 15);
+                    work |= c->nbr_of[x] | c->hosted_by[q];
                 }
             }
-            /* hav: the hosts of the cells left available, complete only after a sweep without
-             * a change, which is the last one */
-            dirty = 0;
-            fresh = 0;
             if (!ns || !(g.ok >> seq[stack[ns - 1]] & 1))
                 break;
             int card = seq[stack[--ns]];
@@ -692,11 +692,11 @@ geo_fails(const Core *c, const St *st)
                 int t = seq[stack[ns - 1]];
                 under[t]--;
                 if (!(top_ok >> t & 1))
-                    fresh |= (u64)1 << t;
+                    work |= c->hosted_by[t];
                 top_ok |= (u64)1 << t;
             }
             geo_take(&g, card);
-            dirty = 1;
+            work |= c->suit_cells[card >> 4];
         }
     }
     if (ns || o)
@@ -1753,6 +1753,16 @@ Core_init(Core *c, PyObject *args, PyObject *kw)
         for (int b = 0; b < 64; b++)
             if (builds(c, a, b))
                 c->hosts[a] |= (u64)1 << b;
+    }
+    memset(c->nbr_of, 0, sizeof c->nbr_of);
+    memset(c->suit_cells, 0, sizeof c->suit_cells);
+    memset(c->hosted_by, 0, sizeof c->hosted_by);
+    for (int x = 0; x < CELLS; x++) {
+        for (u64 o = c->nba[x] | c->nbb[x]; o; o &= o - 1)
+            c->nbr_of[__builtin_ctzll(o)] |= (u64)1 << x;
+        c->suit_cells[c->quilt[x] >> 4] |= (u64)1 << x;
+        for (u64 o = c->hosts[c->quilt[x]]; o; o &= o - 1)
+            c->hosted_by[__builtin_ctzll(o)] |= (u64)1 << x;
     }
     c->persian = persian;
     c->safe = safe;
