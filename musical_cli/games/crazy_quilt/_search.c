@@ -297,9 +297,9 @@ typedef struct {
     uint8_t wanted[64]; /* card -> 1 (up wants it), 2 (down), 3 (both): set by foundation() */
     u64 hosts[64]; /* rule 7: the cards (a bit by code) that a card can be built onto */
     /* rule 7's worklist: the cells whose test may change when cell x empties (its cell is a
-     * short-side neighbour of theirs), when suit s's foundations move, when card t is seen or
-     * comes to the waste's top (they can be built onto it) */
-    u64 nbr_of[CELLS], suit_cells[4], hosted_by[64];
+     * short-side neighbour of theirs), when card t may now go to a foundation (they hold it), when
+     * card t is seen or comes to the waste's top (they can be built onto it) */
+    u64 nbr_of[CELLS], card_cells[64], hosted_by[64];
     struct SuitSlot *suit_memo; /* rule 8: the suits' games' verdicts (suit_cap slots) */
     size_t suit_count, suit_cap;
     int joint_cap; /* rule 9: relaxations one test may run (0: the rule is off) */
@@ -574,6 +574,17 @@ hosted(const Core *c, u64 cards)
     return w;
 }
 
+/* geo_take, and the cells whose cards it lets go to a foundation now. */
+static inline u64
+geo_take_cells(const Core *c, Geo *g, int card)
+{
+    u64 before = g->ok, w = 0;
+    geo_take(g, card);
+    for (u64 now = g->ok & ~before; now; now &= now - 1)
+        w |= c->card_cells[__builtin_ctzll(now)];
+    return w;
+}
+
 static int
 geo_fails(const Core *c, const St *st)
 {
@@ -612,10 +623,10 @@ geo_fails(const Core *c, const St *st)
     for (int i = nw; i < n; i++)
         tail[nt++] = i;
     /* A drain empties cells to the fixed point, testing again only the cells whose test may have
-     * changed since their last (work): a neighbour's cell emptied, their suit's chains moved, a
-     * card they can be built onto seen or come to the top. Every test only grows true within a
-     * drain, so the fixed point is the one Python's sweeps of the whole quilt reach, and so is
-     * the result. */
+     * changed since their last (work): a neighbour's cell emptied, their card now allowed on a
+     * foundation, a card they can be built onto seen or come to the top. Every test only grows
+     * true within a drain, so the fixed point is the one Python's sweeps of the whole quilt
+     * reach, and so is the result. */
     u64 work = o;
     for (int k = -1;; k++) {
         if (k >= nt) {
@@ -650,8 +661,7 @@ geo_fails(const Core *c, const St *st)
             int card = seq[pos];
             work |= hosted(c, top_ok & ~before);
             if (g.ok >> card & 1) {
-                geo_take(&g, card);
-                work |= c->suit_cells[card >> 4];
+                work |= geo_take_cells(c, &g, card);
             }
             else {
                 if (ns) {
@@ -675,8 +685,7 @@ geo_fails(const Core *c, const St *st)
                 if (g.ok >> q & 1) {
                     o ^= low;
                     seen |= (u64)1 << q;
-                    geo_take(&g, q);
-                    work |= c->nbr_of[x] | c->hosted_by[q] | c->suit_cells[q >> 4];
+                    work |= c->nbr_of[x] | c->hosted_by[q] | geo_take_cells(c, &g, q);
                 }
                 else if (c->hosts[q] & (seen | top_ok)) {
                     o ^= low;
@@ -695,8 +704,7 @@ geo_fails(const Core *c, const St *st)
                     work |= c->hosted_by[t];
                 top_ok |= (u64)1 << t;
             }
-            geo_take(&g, card);
-            work |= c->suit_cells[card >> 4];
+            work |= geo_take_cells(c, &g, card);
         }
     }
     if (ns || o)
@@ -1755,12 +1763,12 @@ Core_init(Core *c, PyObject *args, PyObject *kw)
                 c->hosts[a] |= (u64)1 << b;
     }
     memset(c->nbr_of, 0, sizeof c->nbr_of);
-    memset(c->suit_cells, 0, sizeof c->suit_cells);
+    memset(c->card_cells, 0, sizeof c->card_cells);
     memset(c->hosted_by, 0, sizeof c->hosted_by);
     for (int x = 0; x < CELLS; x++) {
         for (u64 o = c->nba[x] | c->nbb[x]; o; o &= o - 1)
             c->nbr_of[__builtin_ctzll(o)] |= (u64)1 << x;
-        c->suit_cells[c->quilt[x] >> 4] |= (u64)1 << x;
+        c->card_cells[c->quilt[x]] |= (u64)1 << x;
         for (u64 o = c->hosts[c->quilt[x]]; o; o &= o - 1)
             c->hosted_by[__builtin_ctzll(o)] |= (u64)1 << x;
     }
