@@ -1302,12 +1302,21 @@ typedef struct {
     u64 ready0;
 } Joint;
 
+/* Whether card c, allowed on the foundations of a, may leave in joint_relax: an allowed
+ * foundation's height (up: hu, down: hd) has reached or passed its slot. */
+static inline int
+joint_leaves(int c, int a, int hu, int hd)
+{
+    int s = c >> 4, r = c & 15;
+    return (a >> s & 1 && hu >= r - 1) || (a >> (4 + s) & 1 && hd <= r + 1);
+}
+
 /* The ready bit of quilt card k (instance i), as joint_relax sets it at the start. */
 static inline u64
 joint_ready_bit(const Joint *j, int i, int k, int a)
 {
-    int c = j->code[i], s = c >> 4, r = c & 15;
-    return ((a >> s & 1 && j->up[s] >= r - 1) || (a >> (4 + s) & 1 && j->down[s] <= r + 1)) ? (u64)1 << k : 0;
+    int s = j->code[i] >> 4;
+    return joint_leaves(j->code[i], a, j->up[s], j->down[s]) ? (u64)1 << k : 0;
 }
 
 /* joint_relax's start with no foundation fixed: a card is allowed on a foundation of its suit
@@ -1402,8 +1411,8 @@ joint_relax(const Joint *j, const int8_t *dest)
             }
             else if (sp) {
                 i = stack[sp - 1];
-                int c = j->code[i], s = c >> 4, r = c & 15;
-                if (!((allow[i] >> s & 1 && h[s] >= r - 1) || (allow[i] >> (4 + s) & 1 && h[4 + s] <= r + 1)))
+                int s = j->code[i] >> 4;
+                if (!joint_leaves(j->code[i], allow[i], h[s], h[4 + s]))
                     break;
                 sp--;
             }
