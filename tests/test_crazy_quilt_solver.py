@@ -236,6 +236,41 @@ def test_geometry_relaxation_proves_losses_and_no_wins(redeals):
     assert fired >= 3, fired
 
 
+def random_game(seed: int, rules: CrazyQuiltRules) -> list[CrazyQuiltState]:
+    """The positions of a game of random legal moves from an opening (a random game soon loses,
+    so most of them are lost, many near their end)."""
+    rng = random.Random(seed)
+    state = GAME.opening(DealNumber(1 + seed % 1000), rules)
+    states = [state]
+    while len(states) < 200:
+        legal = GAME.legal_moves(state)
+        if not legal:
+            break
+        state = GAME.apply(state, rng.choice(legal))
+        states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("rules", [CrazyQuiltRules(0), CrazyQuiltRules(1), CrazyQuiltRules(2),
+                                   CrazyQuiltRules(1, wrap=True)], ids=str)
+def test_geometry_relaxation_proves_all_that_the_relaxation_proves(rules):
+    """Rule 7 proves lost every position rule 6 proves lost (the module docstring's argument),
+    which is why the search runs rule 6 only while rule 7 is off: on positions of random games
+    and synthetic ones, each with its children, wherever rule 6 fires rule 7 does too."""
+    fired = 0
+    for seed in range(12):
+        states = random_game(seed, rules)[::3] + [synthetic(9000 + seed * 7 + k, rules, left=12) for k in range(7)]
+        for state in states:
+            if GAME.outcome(state) is not Outcome.IN_PLAY:
+                continue
+            s = Search(state)
+            for st in [s.root] + [kid for _, kid in s.children(s.root)]:
+                if s.relax_fails(st):
+                    fired += 1
+                    assert s.geo_fails(st), (state, st)
+    assert fired >= 100, fired
+
+
 def suit_game_brute_force(seq: tuple, k: int, pool: dict, u: int, d: int, left: int) -> bool:
     """Rule 8's game of one suit searched plainly (every move, no move played at once, the pool
     a dict of counts): whether it can be won."""
