@@ -328,12 +328,12 @@ def bench_anatomy(deals: list[DealNumber], nodes: int) -> None:
         """The Python search, counting the positions it enters by (pass, stock cards left), and
         the distinct positions and placements of each pass."""
 
-        def dfs(self, st, d, line, alive=False):
+        def dfs(self, st, d, line, alive=False, geo_ok=False):
             occ, _, stock, up, down, left = st
             where[(left, len(stock))] += 1
             seen[left].add(self.key(st))
             placed[left].add((occ, len(stock), up, down))
-            return super().dfs(st, d, line, alive)
+            return super().dfs(st, d, line, alive, geo_ok)
 
     for deal in deals:
         where: Counter = Counter()

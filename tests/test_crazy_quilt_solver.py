@@ -554,6 +554,43 @@ def test_relaxations_pass_every_position_of_a_won_line():
     assert checked >= 500, checked
 
 
+@pytest.mark.parametrize("rules", [CrazyQuiltRules(1), CrazyQuiltRules(2), CrazyQuiltRules(1, wrap=True)], ids=str)
+def test_children_that_skip_the_geometry_relaxation_pass_it(rules):
+    """A foundation move of a rank's last copy onto which no quilt card builds
+    (:meth:`Search.geo_inherits`) keeps rule 7 passing, so the search does not check its child
+    by rule 7: wherever the Python search skips that check (its first 1,500 nodes on openings and
+    on positions of random games), the parent passes rule 7 and so does the child. Both
+    conditions are needed: a last copy that a quilt card builds onto can lose the child rule 7
+    (deal 37 with ``wrap``), and so can a card whose twin is still to place."""
+    inherit, hosted = [], []
+
+    class Recording(Search):
+        def geo_inherits(self, st, m):
+            got = super().geo_inherits(st, m)
+            c = st[1][-1] if m[1] == solver.WASTE_SRC else self.quilt[m[1]]
+            if got:
+                inherit.append((self, st, m))
+            elif not st[3][c >> 4] < c & 15 < st[4][c >> 4]:  # a last copy, built onto
+                hosted.append((self, st, m))
+            return got
+
+    starts = [GAME.opening(DealNumber(n), rules) for n in (*range(1, 7), 37)]
+    starts += [random_game(200 + seed, rules)[20] for seed in range(6)]
+    for state in starts:
+        s = Recording(state)
+        s.max_nodes = 1500
+        try:
+            s.run()
+        except solver.Timeout:
+            pass
+    assert len(inherit) >= 100, len(inherit)
+    for s, st, m in inherit[::2]:
+        assert not s.geo_fails(st), (st, m)
+        assert not s.geo_fails(dict(s.children(st))[m]), (st, m)
+    if rules.wrap:
+        assert any(s.geo_fails(dict(s.children(st))[m]) for s, st, m in hosted)
+
+
 def test_children_that_skip_the_relaxation_pass_it():
     """The two kinds of child whose rule-6 check is skipped (the last copy of a rank played to
     its foundation, a deal that leaves the relaxation's run unchanged) pass it whenever their

@@ -718,6 +718,18 @@ geo_fails(const Core *c, const St *st)
     return 0;
 }
 
+/* Search.geo_inherits: whether foundation move m's child passes rule 7 because st does (st
+ * was entered, so it passed): m plays the last copy of its rank, and no card left in the quilt
+ * can be built onto it. */
+static inline int
+geo_inherits(const Core *c, const St *st, const Mv *m)
+{
+    int card = m->src == WASTE_SRC ? st->waste[st->nw - 1] : c->quilt[m->src];
+    int s = card >> 4, r = card & 15;
+    u64 occ = m->src == WASTE_SRC ? st->occ : st->occ & ~((u64)1 << m->src);
+    return !(st->up[s] < r && r < st->down[s]) && !(c->hosted_by[card] & occ);
+}
+
 /* ---- moves --------------------------------------------------------------------------------- */
 
 static void
@@ -1556,14 +1568,14 @@ joint_fails(Core *c, const St *st)
     return joint_node(&j, dest, c->joint_cap, 0, &conf) == 0;
 }
 
-/* Rules 4, 7 and 8 on a non-Persian position: rule 7 proves lost every position rule 6 proves
+/* Rules 4, 7 and 8 on a non-Persian position (geo_ok: rule 7 is known to pass): rule 7 proves lost every position rule 6 proves
  * lost (its run takes no card rule 6's does not: the module docstring), so rule 6 is not run
  * here, as Search.rules_fail does not run it while rule 7 is on. Rule 6 was an eighth of the
  * search's time and proved a tenth of the positions it saw, each of which rule 7 proves too.
  * Built with -DRULE6_CHECK (CFLAGS), the core runs rule 6 as well and aborts where it proves a
  * position that rule 7 passes. */
 static inline int
-rules_fail(Core *c, const St *st)
+rules_fail(Core *c, const St *st, int geo_ok)
 {
 #ifdef RULE6_CHECK
     if (relax_fails(c, st) && !geo_fails(c, st)) {
@@ -1571,14 +1583,14 @@ rules_fail(Core *c, const St *st)
         abort();
     }
 #endif
-    return (st->left == 0 && st->nw && stuck(st)) || geo_fails(c, st) || suit_fails(c, st);
+    return (st->left == 0 && st->nw && stuck(st)) || (!geo_ok && geo_fails(c, st)) || suit_fails(c, st);
 }
 
 /* Search.dead: whether st is proven lost by the table or by rules 4, 7 and 8 (marked so).
  * st's key is left in key, its length and hash in *plen and *ph: the child's dfs, entered next
  * when st is not dead, takes them instead of making them again. */
 static int
-dead(Core *c, const St *st, int *out, uint8_t *key, int *plen, u64 *ph)
+dead(Core *c, const St *st, int geo_ok, int *out, uint8_t *key, int *plen, u64 *ph)
 {
     int len = make_key(c, st, key);
     u64 h = key_hash(key, len);
@@ -1593,7 +1605,7 @@ dead(Core *c, const St *st, int *out, uint8_t *key, int *plen, u64 *ph)
         *out = 0;
         return 0;
     }
-    *out = rules_fail(c, st);
+    *out = rules_fail(c, st, geo_ok);
     clear_if_full(c);
     if (table_set(&c->tt, key, len, h, *out ? PROVEN : CHECKED) < 0) {
         PyErr_NoMemory();
@@ -1605,7 +1617,7 @@ dead(Core *c, const St *st, int *out, uint8_t *key, int *plen, u64 *ph)
 /* klen, kh: the length and hash of st's key, already in c->keys[depth] (from dead()); klen 0:
  * none yet. */
 static int
-dfs(Core *c, int d, int klen, u64 kh)
+dfs(Core *c, int d, int geo_ok, int klen, u64 kh)
 {
     int k = c->depth;
     St *st = &c->states[k];
@@ -1643,7 +1655,7 @@ dfs(Core *c, int d, int klen, u64 kh)
     clear_if_full(c);
     if (table_set(&c->tt, key, len, h, d) < 0)
         goto nomem;
-    if (mark == ABSENT && !c->persian && rules_fail(c, st)) {
+    if (mark == ABSENT && !c->persian && rules_fail(c, st, geo_ok)) {
         if (table_set(&c->tt, key, len, h, PROVEN) < 0)
             goto nomem;
         return 0;
@@ -1666,12 +1678,13 @@ dfs(Core *c, int d, int klen, u64 kh)
             incomplete = 1;
             break;
         }
+        int kid_geo_ok = !c->persian && m.kind == 'f' && geo_inherits(c, st, &m);
         apply(c, st, &m, next);
         int kid_len = 0;
         u64 kid_hash = 0;
         if (check) {
             int is_dead;
-            if (dead(c, next, &is_dead, c->keys[k + 1], &kid_len, &kid_hash) < 0) {
+            if (dead(c, next, kid_geo_ok, &is_dead, c->keys[k + 1], &kid_len, &kid_hash) < 0) {
                 result = R_ERROR;
                 break;
             }
@@ -1681,7 +1694,7 @@ dfs(Core *c, int d, int klen, u64 kh)
         live++;
         c->line[k] = m;
         c->depth = k + 1;
-        int got = dfs(c, d < INF ? d - cost : INF, kid_len, kid_hash);
+        int got = dfs(c, d < INF ? d - cost : INF, kid_geo_ok, kid_len, kid_hash);
         c->depth = k;
         if (got < 0) {
             result = R_ERROR;
@@ -1926,7 +1939,7 @@ run_iterations(Core *c)
         c->depth = 0;
         c->nmoves = 0;
         memset(c->path.slots, 0, c->path.cap * sizeof(PathSlot));
-        int got = dfs(c, d, 0, 0);
+        int got = dfs(c, d, 0, 0, 0);
         if (got < 0) {
             c->depth = 0;
             return NULL;

@@ -131,7 +131,10 @@ moves that make more quilt cards available. The lookahead is what makes Persian 
    it) by then. A real play of a quilt card from its cell: it is available and wanted, so the
    relaxation has taken it (or holds it free, released, and takes it as rule 6 does). So when
    the real line wins, no card and no cell is left.
-   Checked on positions entered and on children before they count. It proves lost a fifth of
+   Checked on positions entered and on children before they count, but for one kind of child
+   known to pass when its parent passed (:meth:`Search.geo_inherits`, 2026-12-06): a foundation
+   move of the last copy of a rank left to place onto which no card left in the quilt builds;
+   the parent's run, taking that card first, is then the child's run. It proves lost a fifth of
    the first-pass positions of deal 34 that rule 6 passes (a tenth in deal 50) and three
    quarters of the last-pass ones (a tenth).
    *Rule 7 proves every position rule 6 proves*, so while rule 7 is on rule 6 is not run
@@ -1169,25 +1172,25 @@ class Search:
         if self.deadline is not None and now >= self.deadline:
             raise Timeout
 
-    def rules_fail(self, st: tuple, alive: bool = False) -> bool:
+    def rules_fail(self, st: tuple, alive: bool = False, geo_ok: bool = False) -> bool:
         """Rules 4, 6, 7 and 8 on a position that is not Persian Rug's. Rule 6 runs only while
         rule 7 is off: rule 7 proves lost every position rule 6 does (the module docstring, rule
-        7). ``alive``: rule 6 is known to pass."""
+        7). ``alive``: rule 6 is known to pass; ``geo_ok``: rule 7 is (:meth:`geo_inherits`)."""
         return bool((self.stuck_rule and st[5] == 0 and st[1] and self.stuck(st))
-                    or (self.geo_rule and self.geo_fails(st))
+                    or (self.geo_rule and not geo_ok and self.geo_fails(st))
                     or (self.relax_rule and not self.geo_rule and not alive and self.relax_fails(st))
                     or (self.suit_rule and self.suit_fails(st)))
 
-    def dead(self, st: tuple, alive: bool = False) -> bool:
+    def dead(self, st: tuple, alive: bool = False, geo_ok: bool = False) -> bool:
         """Whether ``st`` is proven lost by the table or by rules 4, 6, 7 and 8 (marked so if newly;
-        ``alive``: rule 6 is known to pass)."""
+        ``alive``: rule 6 is known to pass; ``geo_ok``: rule 7 is)."""
         key = self.key(st)
         mark = self.tt.get(key, -1)
         if mark == PROVEN:
             return True
         if mark >= 0:
             return False
-        if self.rules_fail(st, alive):
+        if self.rules_fail(st, alive, geo_ok):
             if len(self.tt) >= TT_MAX:
                 self.clear_table()
             self.tt[key] = PROVEN
@@ -1213,6 +1216,30 @@ class Search:
         s, r = c >> 4, c & 15
         return not st[3][s] < r < st[4][s]
 
+    def geo_inherits(self, st: tuple, m: tuple) -> bool:
+        """Whether foundation move ``m``'s child passes rule 7 when ``st`` does: ``m`` plays the
+        last copy of its rank left to place, and no card left in the quilt can be built onto it.
+        Rule 7's run of ``st`` may take that card first (its drain reaches the same fixed point in
+        any order: every test in it only grows true), and is then the child's run: the same
+        cells, the same filled slots (the card fills its rank's slot on the foundation it goes to,
+        the one allowed to take the rank, as the move does), the same waste; the foundations
+        allowed for every card left are the same (only the card's rank changed, and none of it is
+        left), and the card itself, which the parent's run counts as seen or dealt, could only
+        matter to a quilt card built onto it, and there is none."""
+        src = m[1]
+        c = st[1][-1] if src == WASTE_SRC else self.quilt[src]
+        s, r = c >> 4, c & 15
+        if st[3][s] < r < st[4][s]:
+            return False
+        occ = st[0] if src == WASTE_SRC else st[0] & ~(1 << src)
+        hosts, quilt = self.hosts, self.quilt
+        while occ:
+            low = occ & -occ
+            if hosts[quilt[low.bit_length() - 1]] >> c & 1:
+                return False
+            occ ^= low
+        return True
+
     def top_stuck(self, st: tuple) -> bool:
         """Whether rule 6's relaxation of ``st`` leaves the waste top where it is before its
         first deal (no chain reaches it once the pool cards they reach are taken). Then the
@@ -1230,9 +1257,10 @@ class Search:
         _, u, d, _, _ = _take_reached(self.pool_of(occ)[s], u, d, (2 << u) - 1, 0x7FFF ^ ((1 << d) - 1), u0, d0)
         return not ((r > u0 and u >= r - 1) or (r < d0 and d <= r + 1))
 
-    def dfs(self, st: tuple, d: int, line: list, alive: bool = False) -> tuple[bool, bool]:
+    def dfs(self, st: tuple, d: int, line: list, alive: bool = False,
+            geo_ok: bool = False) -> tuple[bool, bool]:
         """(won, incomplete): won with ``line`` the moves; else whether any line was cut.
-        ``alive``: rule 6 is known not to prove ``st`` lost."""
+        ``alive``: rule 6 is known not to prove ``st`` lost; ``geo_ok``: rule 7 is."""
         self.nodes += 1
         start = self.nodes  # rule 9's trigger counts the nodes spent below st
         if not self.nodes % CLOCK_EVERY:
@@ -1250,7 +1278,7 @@ class Search:
         if len(tt) >= TT_MAX:
             self.clear_table()
         tt[key] = d
-        if mark == -1 and not self.persian and self.rules_fail(st, alive):
+        if mark == -1 and not self.persian and self.rules_fail(st, alive, geo_ok):
             tt[key] = PROVEN
             return False, False
         kids = self.children(st)
@@ -1273,11 +1301,13 @@ class Search:
                     break
                 alive = not self.persian and self.relax_rule and not self.geo_rule and (
                     (m[0] == "f" and self.last_copy(st, m)) or (m[0] == "d" and self.top_stuck(st)))
-                if check and self.dead(nxt, alive):
+                # st passed rule 7 (it was entered), and so does such a child
+                kid_geo_ok = not self.persian and self.geo_rule and m[0] == "f" and self.geo_inherits(st, m)
+                if check and self.dead(nxt, alive, kid_geo_ok):
                     continue
                 live += 1
                 line.append(m)
-                won, cut = self.dfs(nxt, d - cost if d < INF else INF, line, alive)
+                won, cut = self.dfs(nxt, d - cost if d < INF else INF, line, alive, kid_geo_ok)
                 if won:
                     return True, False
                 line.pop()
