@@ -3,9 +3,9 @@
  * A transcription of solver.py's Search, made to be the same search node for node: the same
  * iterations (limited-discrepancy search, then the unlimited one), the same children in the same
  * order (the same scores, sorted stably), the same pruning rules (1 to 9, rule 6 by way of rule
- * 7, and the lazy test of children proven lost), the same transposition table (cleared when it holds tt_max entries, as
- * the Python dict is), the same node count and the same calls to tick(nodes) every clock_every
- * nodes. So it gives the same verdict, the same line and the same node count as the Python
+ * 7, and the lazy test of children proven lost), the same transposition table (cleared when it
+ * holds tt_max entries, as the Python dict is), the same node count and the same calls to
+ * tick(nodes) every clock_every nodes. So it gives the same verdict, the same line and the same node count as the Python
  * search, which tests/test_crazy_quilt_core.py checks on positions of real games of every rule
  * set; the soundness arguments are the Python module's docstring. Only the speed differs.
  * Without a C compiler the package installs without this module and solver.py uses its own
@@ -1568,9 +1568,9 @@ joint_fails(Core *c, const St *st)
     return joint_node(&j, dest, c->joint_cap, 0, &conf) == 0;
 }
 
-/* Rules 4, 7 and 8 on a non-Persian position (geo_ok: rule 7 is known to pass): rule 7 proves lost every position rule 6 proves
- * lost (its run takes no card rule 6's does not: the module docstring), so rule 6 is not run
- * here, as Search.rules_fail does not run it while rule 7 is on. Rule 6 was an eighth of the
+/* Rules 4, 7 and 8 on a non-Persian position (geo_ok: rule 7 is known to pass). Rule 7 proves
+ * lost every position rule 6 proves lost (its run takes no card rule 6's does not: the module
+ * docstring), so rule 6 is not run here, as Search.rules_fail does not run it while rule 7 is on. Rule 6 was an eighth of the
  * search's time and proved a tenth of the positions it saw, each of which rule 7 proves too.
  * Built with -DRULE6_CHECK (CFLAGS), the core runs rule 6 as well and aborts where it proves a
  * position that rule 7 passes. */

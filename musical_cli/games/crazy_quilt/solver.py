@@ -100,8 +100,9 @@ moves that make more quilt cards available. The lookahead is what makes Persian 
    (eagerness). Either way c is gone from the relaxation and X's slot is filled there. So when
    the real line wins, the relaxation ends with no card left.
    Rule 6 is checked, while rule 7 is off (rule 7 proves all it proves: below), on every
-   position the search enters, and on each child before the child is counted (below); two kinds of child are known to pass when their parent passed, and are
-   not checked again (skipping a check only ever costs pruning): a foundation move of the last
+   position the search enters, and on each child before the child is counted (below); two
+   kinds of child are known to pass when their parent passed, and are not checked again
+   (skipping a check only ever costs pruning): a foundation move of the last
    copy of a rank left to place (:meth:`Search.last_copy`) and a deal when the relaxation leaves
    the waste top in place before its first deal (:meth:`Search.top_stuck`); in both the child's
    relaxation is the parent's, step for step.
