@@ -558,10 +558,11 @@ def test_relaxations_pass_every_position_of_a_won_line():
 def test_children_that_skip_the_geometry_relaxation_pass_it(rules):
     """A foundation move of a rank's last copy onto which no quilt card builds
     (:meth:`Search.geo_inherits`) keeps rule 7 passing, so the search does not check its child
-    by rule 7: wherever the Python search skips that check (its first 1,500 nodes on openings and
-    on positions of random games), the parent passes rule 7 and so does the child. Both
-    conditions are needed: a last copy that a quilt card builds onto can lose the child rule 7
-    (deal 37 with ``wrap``), and so can a card whose twin is still to place."""
+    by rule 7: where the Python search skips that check (every second such child in its first
+    1,500 nodes on openings and on positions of random games), the parent passes rule 7 and so
+    does the child. Both conditions are needed: a last copy that a quilt card builds onto can
+    lose the child rule 7 (deal 37 with ``wrap``), and so can a card whose twin is still to
+    place."""
     inherit, hosted = [], []
 
     class Recording(Search):
