@@ -1227,11 +1227,10 @@ class Search:
         allowed for every card left are the same (only the card's rank changed, and none of it is
         left), and the card itself, which the parent's run counts as seen or dealt, could only
         matter to a quilt card built onto it, and there is none."""
+        if not self.last_copy(st, m):
+            return False
         src = m[1]
         c = st[1][-1] if src == WASTE_SRC else self.quilt[src]
-        s, r = c >> 4, c & 15
-        if st[3][s] < r < st[4][s]:
-            return False
         occ = st[0] if src == WASTE_SRC else st[0] & ~(1 << src)
         hosts, quilt = self.hosts, self.quilt
         while occ:
