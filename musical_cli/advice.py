@@ -11,9 +11,9 @@ On it: the hint's search for a move or for how far to undo (:func:`decide`,
 game (:func:`review`): the same question asked of every position a game went through.
 
 Everything here is pure computation: no printing, no terminal, no prompt_toolkit. The game in
-hand is read through the attributes :class:`musical_cli.commands.Session` has (``game``,
-``states``, ``moves``, ``solved``, ``progress``, ``notify``, ``steps_back``), which this module
-does not import: the commands import it.
+hand is read through :class:`Asker`: its hand (:class:`musical_cli.hand.Hand`), the verdicts
+known of it (:class:`Memory`), and a progress bar, which :class:`musical_cli.commands.Session`
+and the live coach's snapshot both have; the commands import this module, never the reverse.
 
 Every verdict rests on one fact: winnability only goes from yes to no along a game. A position
 with a winnable successor is winnable, so every position before a winnable one is winnable and
@@ -27,9 +27,10 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from .game import Game, Outcome
+from .hand import Hand, Played, Position
 from .moves import Move
 
 WON, LOST, UNKNOWN = "won", "lost", "unknown"
@@ -145,17 +146,48 @@ def undo_budget(spent: float) -> float:
     return UNDO_BUDGET + max(0.0, HINT_BUDGET - spent)
 
 
-def decide(session: Any, state: Any, budget: float) -> Verdict:
-    """``state`` of the game in hand, within ``budget`` real seconds, with the session's progress
-    bar; a decided verdict is kept in ``session.solved`` (a verdict never changes), so that each
-    hint's probes of the same earlier positions cost nothing the second time."""
-    known = session.solved.get(state)
+@dataclass
+class Memory:
+    """What the hints have learnt of the game in hand: the solver's decided verdicts (won or
+    lost: a verdict never changes, and each hint probes the same earlier positions again, the
+    start first), the position where the last hint left its answer open ('hint' again there
+    searches longer), and a long hint's answer, kept while nothing new is known there."""
+
+    solved: dict[Position, Verdict] = field(default_factory=dict)
+    open: Position | None = None
+    kept: tuple[Position, Verdict | None, list[tuple[str, str]]] | None = None
+
+    def moved(self) -> None:
+        """The position changed: 'hint' again searches longer only if typed before any move."""
+        self.open = None
+
+
+class Asker(Protocol):
+    """What the hint's searches need of the game in hand."""
+
+    @property
+    def hand(self) -> Hand: ...
+
+    @property
+    def memory(self) -> Memory: ...
+
+    @property
+    def search_progress(self) -> Callable[[int, float], None] | None: ...
+
+    def notify(self, event: str) -> None: ...
+
+
+def decide(asker: Asker, state: Position, budget: float) -> Verdict:
+    """``state`` of the game in hand, within ``budget`` real seconds, with the asker's progress
+    bar; a decided verdict is kept in its memory (a verdict never changes), so that each hint's
+    probes of the same earlier positions cost nothing the second time."""
+    known = asker.memory.solved.get(state)
     if known is not None:
         return known
-    verdict = analyse(session.game, state, Limit(wall=budget), progress=session.progress)
+    verdict = analyse(asker.hand.game, state, Limit(wall=budget), progress=asker.search_progress)
     if verdict.decided:
-        session.solved[state] = verdict
-        session.notify("solved")
+        asker.memory.solved[state] = verdict
+        asker.notify("solved")
     return verdict
 
 
@@ -169,7 +201,7 @@ def decide(session: Any, state: Any, budget: float) -> Verdict:
 FIRST_PROBE = 0.02
 
 
-def undo_to_winnable(session: Any, budget: float = SOLVE_BUDGET, settle: float | None = None,
+def undo_to_winnable(asker: Asker, budget: float = SOLVE_BUDGET, settle: float | None = None,
                      probe: float = LONG_HINT_BUDGET, start_probe: float = LONG_HINT_BUDGET,
                      lost_here: bool = False) -> tuple[int | None, bool]:
     """How many moves to undo to reach the latest position proven winnable within ``budget``
@@ -199,8 +231,9 @@ def undo_to_winnable(session: Any, budget: float = SOLVE_BUDGET, settle: float |
     milliseconds prove, as it did when an undecided probe was read as lost (until 2026-12-05).
     (A walk or middle probe that falls on the edge counts as the edge's.) The answer is a position
     proven winnable, and surely the latest when the one after it is proven lost."""
+    hand = asker.hand
     deadline = time.monotonic() + budget
-    last = len(session.states) - 1  # the position in hand: proven lost if lost_here, else undecided
+    last = len(hand.states) - 1  # the position in hand: proven lost if lost_here, else undecided
     won_upto = -1  # the latest position proven winnable
     lost_from = last if lost_here else last + 1  # the earliest position proven lost
     given: dict[int, float] = {}  # the budget of the last probe of a position that ran out
@@ -228,21 +261,20 @@ def undo_to_winnable(session: Any, budget: float = SOLVE_BUDGET, settle: float |
             break  # every position between has had all it may have
         picks = [lo if lo in unspent else None, edge if edge in unspent else None,
                  min(unspent, key=lambda i: (given.get(i, 0.0), abs(i - middle), i))]
-        kind = next(k % 3 for k in range(turn, turn + 3) if picks[k % 3] is not None)
-        mid = picks[kind]
+        kind, mid = next((k % 3, pick) for k in range(turn, turn + 3) if (pick := picks[k % 3]) is not None)
         turn += 1
         if kind == 1 and mid in given:
             allowed = max(2 * given[mid], left / 2)  # no count is surely the latest without it
         else:
             allowed = max(edge_first if kind == 1 else FIRST_PROBE, 2 * given.get(mid, 0.0))
         allowed = min(allowed, cap(mid))
-        solution = decide(session, session.states[mid], allowed)
+        solution = decide(asker, hand.states[mid], allowed)
         if solution.result == WON:
             # states[mid + k] is on the winning line while the game made the line's moves
             line = solution.moves
             k = 0
             # (not to the position in hand: a count names a position before it)
-            while mid + k + 1 < hi and k < len(line) and session.moves[mid + k] == line[k]:
+            while mid + k + 1 < hi and k < len(line) and hand.moves[mid + k] == line[k]:
                 k += 1
             if won_upto < 0 and settle is not None:
                 deadline = min(deadline, time.monotonic() + settle)
@@ -260,7 +292,7 @@ def undo_to_winnable(session: Any, budget: float = SOLVE_BUDGET, settle: float |
     exact = won_upto + 1 == lost_from <= last
     if won_upto < 0:
         return (None if lost_from == 0 else -1), exact
-    return session.steps_back(last - won_upto), exact
+    return hand.steps_back(last - won_upto), exact
 
 
 # --- the review: every position of a game ----------------------------------------------------
@@ -348,7 +380,7 @@ class Review:
                 "nodes": self.nodes, "seconds": round(self.seconds, 3)}
 
 
-def branches(start: Any, trail: Sequence[tuple[int, Move, Any, Any]]) -> list[list[tuple[Move, Any]]]:
+def branches(start: Any, trail: Sequence[Played]) -> list[list[tuple[Move, Any]]]:
     """The lines a game went along, from the moves made in order with ``(ply, move, before,
     after)`` each (an undo shows as a move whose ply is not one more than the last): each line
     the moves and the positions they reached, the start first with no move; the line in hand
@@ -364,7 +396,7 @@ def branches(start: Any, trail: Sequence[tuple[int, Move, Any, Any]]) -> list[li
     return lines
 
 
-def review(game: Game, start: Any, trail: Sequence[tuple[int, Move, Any, Any]],
+def review(game: Game, start: Any, trail: Sequence[Played],
            limit: Limit = REVIEW_LIMIT, probe: Limit = REVIEW_PROBE,
            known: dict[Any, Any] | None = None,
            progress: Callable[[int, int], None] | None = None) -> Review:
@@ -516,9 +548,9 @@ def _infer(verdicts: list[str | None]) -> list[str]:
     return [WON if i <= won else LOST if i >= lost else UNKNOWN for i in range(len(verdicts))]
 
 
-def trail_of(states: Sequence[Any], moves: Sequence[Move]) -> list[tuple[int, Move, Any, Any]]:
+def trail_of(states: Sequence[Position], moves: Sequence[Move]) -> list[Played]:
     """One line's moves as a trail: (ply, move, before, after) each."""
-    return [(i + 1, m, states[i], states[i + 1]) for i, m in enumerate(moves)]
+    return [Played(i + 1, m, states[i], states[i + 1]) for i, m in enumerate(moves)]
 
 
 # --- winnable deals on request ---------------------------------------------------------------

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from . import advice
 from .commands import CommandError, Reply, Session, after_move, command, no_args
-from .game import Outcome
+from .game import Game, Outcome
+from .hand import Played, Position
 from .play_commands import move_lines
 from .render import plural, review_progress
 
@@ -55,15 +56,16 @@ def _hint(session: Session, args: list[str]) -> Reply:
             return Reply().say("no move is left: 'undo' to go back", "bad")
         return Reply().say(f"hint: {move}  (from what you can see; the stock stays hidden)", "hint")
     here = session.state
-    kept = session.hint_kept
+    memory = session.memory
+    kept = memory.kept
     # The long search's answer, while nothing new is known here ('solve' may have decided it).
-    if kept is not None and kept[0] is here and session.solved.get(here) is kept[1]:
+    if kept is not None and kept[0] is here and memory.solved.get(here) is kept[1]:
         return Reply(list(kept[2]))
-    longer = session.hint_open is here
-    session.hint_open = None
+    longer = memory.open is here
+    memory.open = None
     if longer:
         reply = _long_hint(session)
-        session.hint_kept = (here, session.solved.get(here), list(reply.out))
+        memory.kept = (here, memory.solved.get(here), list(reply.out))
         return reply
     began = time.monotonic()
     solution = advice.decide(session, here, advice.HINT_BUDGET)
@@ -77,13 +79,13 @@ def _hint(session: Session, args: list[str]) -> Reply:
     lost = lost or (exact and back is not None and back > 0)
     if back is None:  # the start itself is lost, so is every later position
         return Reply().say("no win is possible from here.", "bad").say(_LOST_FROM_START)
-    session.hint_open = here  # cleared below when the answer is whole
+    memory.open = here  # cleared below when the answer is whole
     if lost:
         reply = Reply().say("no win is possible from here.", "bad")
         if back < 0:
             return reply.say(f"no earlier position was proven winnable yet: {_AGAIN}.", "bad")
         if exact:
-            session.hint_open = None
+            memory.open = None
             return reply.say(f"'undo {back}' gets back to a position that can still be won.", "hint")
         return reply.say(f"'undo {back}' gets back to a position that can still be won, and a later "
                          f"one may be too: {_AGAIN}.", "hint")
@@ -126,7 +128,7 @@ def _long_hint(session: Session) -> Reply:
     return reply.say(f"'undo {back}' gets back to a position that can still be won.", "hint")
 
 
-def _hint_move(solution: Any) -> Reply:
+def _hint_move(solution: advice.Verdict) -> Reply:
     return Reply().say(f"hint: {solution.moves[0]}  (a win in {plural(len(solution.moves), 'more move')})",
                        "hint")
 
@@ -166,7 +168,7 @@ def _solve_cmd(session: Session, args: list[str]) -> Reply:
             reply.say(text, "hint")
         return reply
     start = session.state
-    session.how = "solver"  # the player's figures count this game apart from then on
+    session.mark(how="solver")  # the player's figures count this game apart from then on
     for move in solution.moves:
         session.play(move, turn_up=False)  # the line already holds its own deals
     reply.say(f"played {plural(len(shown), 'move')}:")
@@ -203,7 +205,7 @@ def _auto(session: Session, args: list[str]) -> Reply:
 VERDICT_WORDS = {"won": "winnable", "lost": "lost", "unknown": "undecided"}
 
 
-def review_lines(result: Any, game: Any) -> list[tuple[str, str]]:
+def review_lines(result: advice.Review, game: Game) -> list[tuple[str, str]]:
     """A review as lines of text with their styles: each move with the verdict before and after
     it, then what the review found (``musical review`` prints the same lines)."""
     out: list[tuple[str, str]] = []
@@ -222,7 +224,7 @@ def review_lines(result: Any, game: Any) -> list[tuple[str, str]]:
     return out
 
 
-def review_summary(result: Any, game: Any) -> list[tuple[str, str]]:
+def review_summary(result: advice.Review, game: Game) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     if result.stopped:
         out.append(("stopped: the verdicts found so far.", "bad"))
@@ -251,6 +253,21 @@ def review_summary(result: Any, game: Any) -> list[tuple[str, str]]:
     return out
 
 
+def review_game(game: Game, start: Position, trail: Sequence[Played],
+                known: dict[Position, advice.Verdict] | None = None,
+                progress: Callable[[str], None] | None = None) -> advice.Review:
+    """The review of a game (``review`` in the shell, ``musical review``): each move's verdict
+    within the review's budgets, with ``progress`` told how far it is, in words."""
+    started = time.monotonic()
+
+    def report(done: int, total: int) -> None:
+        if progress is not None:
+            progress(review_progress(done, total, time.monotonic() - started))
+
+    return advice.review(game, start, trail, advice.REVIEW_LIMIT, advice.REVIEW_PROBE, known=known,
+                         progress=report if progress is not None else None)
+
+
 @command("review", "review", "each move of this game with its verdict, and the move that lost it",
          details="Each move made, those taken back too, with whether the position was winnable, "
                  "lost or undecided before and after it; the moves that turned a winnable game "
@@ -261,15 +278,8 @@ def _review(session: Session, args: list[str]) -> Reply:
     _need_player(session, blind=False)
     if not session.trail:
         raise CommandError("no move has been made: nothing to review ('solve' says whether the deal can be won)")
-    progress = session.progress_text
-    started = time.monotonic()
-
-    def report(done: int, total: int) -> None:
-        if progress is not None:
-            progress(review_progress(done, total, time.monotonic() - started))
-
-    got = advice.review(session.game, session.states[0], session.trail, advice.REVIEW_LIMIT,
-                        advice.REVIEW_PROBE, known=session.solved, progress=report)
+    hand = session.hand
+    got = review_game(hand.game, hand.start, hand.trail, session.memory.solved, session.front.text_progress)
     if session.interactive and session.game.auto_turn:
         got = got.in_steps(session.counts)  # numbered as the status line counts the moves
     reply = Reply()
@@ -295,7 +305,7 @@ def _coach(session: Session, args: list[str]) -> Reply:
     if words not in ([], ["on"], ["off"]):
         raise CommandError("usage: coach [on|off]")
     if not words:
-        says = session.coach_says() if session.coach and session.coach_says is not None else ""
+        says = session.front.coach_status() if session.coach else ""
         says = says.removeprefix("coach: ")  # "the coach is on: thinking...", not "...: coach: thinking..."
         return Reply().say(f"the coach is {'on' if session.coach else 'off'}" + (f": {says}" if says else ""))
     if not session.interactive:
@@ -304,6 +314,6 @@ def _coach(session: Session, args: list[str]) -> Reply:
         _need_player(session)
     session.coach = words == ["on"]
     if session.coach:
-        session.coached = True  # the player's figures count this game apart
+        session.mark(coached=True)  # the player's figures count this game apart
         return Reply().say("the coach is on: its verdict shows after each move")
     return Reply().say("the coach is off")

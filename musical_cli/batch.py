@@ -15,6 +15,7 @@ from typing import TextIO
 from .game import Outcome
 from .language import Session, announce_outcome, error_text, execute, said_before
 from .render import plain, plural, wrap
+from .results import EXIT_INVALID, EXIT_NOT_WON, EXIT_WON, standing
 from .transcript import (
     MAX_BYTES,
     MAX_LINE,
@@ -28,11 +29,6 @@ from .transcript import (
     read_transcript,
     start_from_header,
 )
-
-EXIT_WON = 0
-EXIT_NOT_WON = 1
-EXIT_USAGE = 2
-EXIT_INVALID = 3
 
 
 class UsageConflict(ValueError):
@@ -49,11 +45,8 @@ class Given:
 
 
 def summary(session: Session) -> str:
-    n = len(session.moves)
-    if session.outcome() is Outcome.WON:
-        return f"won in {plural(n, 'move')}"
-    left = session.game.cards_to_build(session.state)
-    return f"legal, not won: after {plural(n, 'move')}, {plural(left, 'card')} still to build"
+    hand = session.hand
+    return standing(hand.game, hand.state, len(hand.moves)).text
 
 
 class _Lines:

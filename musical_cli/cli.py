@@ -10,12 +10,16 @@ import sys
 import textwrap
 from collections.abc import Mapping, Sequence
 from functools import partial
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from . import __version__
 from .deals import DealNumber, DealNumberError, parse_deal_range, random_deal_number
 from .game import Game, NotAvailable, Outcome, RuleOption, RulesError
 from .games import DEFAULT_GAME, GAMES, game_named
+
+if TYPE_CHECKING:  # opened only by the shell, once its prompt shows (SQLite is slow to start)
+    from .record import Recorder
+
 from .render import (
     STYLE,
     Fragments,
@@ -25,22 +29,22 @@ from .render import (
     opening_text,
     plain,
     plural,
-    review_progress,
     search_progress,
     wants_colour,
 )
 from .render import (
     wrap as wrap_fragments,
 )
-
-# Exit statuses (documented in the man page, EXIT STATUS).
-EXIT_WON = 0
-EXIT_NOT_WON = 1
-EXIT_USAGE = 2
-EXIT_INVALID = 3
-EXIT_UNKNOWN = 4
-EXIT_SOFTWARE = 70
-EXIT_INTERRUPTED = 130
+from .results import (  # noqa: F401  (the exit statuses: the man page's EXIT STATUS, checked by the tests)
+    EXIT_INTERRUPTED,
+    EXIT_INVALID,
+    EXIT_NOT_WON,
+    EXIT_SOFTWARE,
+    EXIT_UNKNOWN,
+    EXIT_USAGE,
+    EXIT_WON,
+    standing,
+)
 
 SUBCOMMANDS = ("deal", "verify", "replay", "solve", "stats", "history", "review")
 
@@ -140,20 +144,27 @@ def _given_flags(args: argparse.Namespace) -> dict[str, str]:
             if getattr(args, _dest(flag), None) is not None}
 
 
+# Where a node limit's answer may differ: Musical's portfolio gives its local search (Python in
+# both installs) a share of the nodes that depends on whether the exact search runs in C
+# (games/musical/solver.py, CORE_SIDE_SCALE). The other games' searches are the same node for node.
+NODES_CAVEAT = ("with the same install: in Musical, one with the C core and one without may "
+                "differ, as the core gives the local search fewer of the nodes")
+
+
 class _Parser(argparse.ArgumentParser):
     """The top-level parser, which knows its subcommands' parsers (for their usage lines)."""
 
+    subcommands: dict[str, argparse.ArgumentParser] = {}
+
     def subcommand(self, name: str) -> argparse.ArgumentParser:
-        return self._subcommands.choices[name]
+        return self.subcommands[name]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> _Parser:
     parser = _Parser(
         prog="musical",
-        usage="musical [options]\n       musical {deal,verify,replay,solve,stats,history} ...",
         description="Musical (Betsy Ross) patience: play at a prompt, or feed commands on standard "
                     "input (batch mode). See musical(1).",
-        epilog="Subcommands: deal, verify, replay, solve, stats, history ('musical SUBCOMMAND --help').",
     )
     parser.add_argument("--version", action="version", version=f"musical {__version__}")
     parser.add_argument("--seed", metavar="N", type=_deal_number,
@@ -171,7 +182,6 @@ def build_parser() -> argparse.ArgumentParser:
                         help="keep no record of this shell's games (also MUSICAL_NO_RECORD=1)")
     _add_rules(parser)
     sub = parser.add_subparsers(dest="command", metavar="SUBCOMMAND", prog="musical")
-    parser._subcommands = sub
 
     p = sub.add_parser("deal", help="print the opening layout of deals",
                        description="Print the opening layout of each deal named: N is deal N, A-B the "
@@ -209,7 +219,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", metavar="SECONDS", type=_positive_float, default=None,
                    help="give up with 'unknown' after this long (default 60; none with --nodes)")
     p.add_argument("--nodes", metavar="N", type=_node_count, default=None,
-                   help="give up with 'unknown' after N search nodes: the same answer on every machine")
+                   help="give up with 'unknown' after N search nodes: the same answer on every "
+                        f"machine, however loaded, {NODES_CAVEAT}")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     _add_rules(p)
 
@@ -226,7 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="per deal, before it counts as unknown (default 10; none with --nodes)")
     p.add_argument("--nodes", metavar="N", type=_node_count, default=None,
                    help="per deal, search nodes before it counts as unknown: the same results on "
-                        "every machine, however loaded")
+                        f"every machine, however loaded, {NODES_CAVEAT}")
     p.add_argument("--player", choices=("solver", "blind"), default=None,
                    help="'solver' sees the stock order (default); 'blind' plays each deal seeing "
                         "only what a player sees (for games whose stock stays hidden)")
@@ -251,6 +262,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="per game and rule set: played, won, win %%, streaks, fewest moves, time played")
     p.add_argument("--export", metavar="DIR", help="write one transcript a game into DIR")
     p.add_argument("--json", action="store_true", help="one JSON object a line")
+    # The usage and the epilog name every subcommand, as the parser has them.
+    parser.subcommands = dict(sub.choices)
+    names = list(sub.choices)
+    parser.usage = f"musical [options]\n       musical {{{','.join(names)}}} ..."
+    parser.epilog = f"Subcommands: {', '.join(names)} ('musical SUBCOMMAND --help')."
     return parser
 
 
@@ -372,13 +388,14 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.resume:
         _check_resume(args, given_rules, interactive)
     session = Session(game, deal, rules, ascii=_ascii(args, sys.stdout), interactive=interactive)
-    session.coach = session.coached = args.coach and interactive
-    session.chosen = "winnable" if args.winnable else args.difficulty  # said in the layout's title
-    session.difficulty = args.difficulty
+    session.coach = args.coach and interactive
+    # how the deal was chosen is said in the layout's title
+    session.mark(coached=session.coach, chosen="winnable" if args.winnable else args.difficulty,
+                 difficulty=args.difficulty)
     if interactive:
         from .shell import Shell
 
-        def open_recorder():
+        def open_recorder() -> Recorder:
             from .record import Recorder
 
             # Only the shell records; it offers the game left unfinished unless a deal was asked for.
@@ -390,7 +407,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         later = args.seed is not None and not args.resume and not plain
         recorder = None if later else open_recorder()
         shell = Shell(session, plain=plain, recorder=recorder, open_recorder=open_recorder if later else None)
-        if args.resume:
+        if args.resume and recorder is not None:
             problem = recorder.resume_at_start()
             if problem is not None:
                 recorder.close()
@@ -486,12 +503,8 @@ def _verdict(t, ascii: bool = False) -> tuple[int, str, dict[str, Any]]:
         text = t.text(ascii)
         return EXIT_INVALID, text, {"result": "invalid", "moves": t.moves, "line": t.line, "reason": text}
     n = len(t.record.moves)
-    if t.record.game.outcome(t.final) is Outcome.WON:
-        text = f"won in {plural(n, 'move')}"
-        return EXIT_WON, text, {"result": "won", "moves": n, "line": None, "reason": text}
-    left = t.record.game.cards_to_build(t.final)
-    text = f"legal, not won: after {plural(n, 'move')}, {plural(left, 'card')} still to build"
-    return EXIT_NOT_WON, text, {"result": "not-won", "moves": n, "line": None, "reason": text}
+    now = standing(t.record.game, t.final, n)
+    return now.status, now.text, {"result": now.result, "moves": n, "line": None, "reason": now.text}
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -544,6 +557,7 @@ def _replay_on_terminal(record, states: list, status: int, verdict: str, ascii: 
     from prompt_toolkit.key_binding import KeyBindings
     from prompt_toolkit.keys import Keys
     from prompt_toolkit.output import create_output
+    from prompt_toolkit.output.vt100 import Vt100_Output
 
     bindings = KeyBindings()
 
@@ -567,8 +581,9 @@ def _replay_on_terminal(record, states: list, status: int, verdict: str, ascii: 
 
     # No cursor-position request: this prompt has no toolbar to place at the screen's foot.
     output = create_output(stdout=sys.stdout)
-    output.enable_cpr = False
-    prompt = PromptSession(key_bindings=bindings, output=output)
+    if isinstance(output, Vt100_Output):
+        output.enable_cpr = False
+    prompt: PromptSession[str] = PromptSession(key_bindings=bindings, output=output)
     last = len(states) - 1
     sep = " - " if ascii else " · "
     n, shown, seen_end = 0, None, False
@@ -705,8 +720,8 @@ class _ProgressLine:
 
 
 def cmd_review(args: argparse.Namespace) -> int:
-    from .advice import REVIEW_LIMIT, REVIEW_PROBE, review, trail_of
-    from .advice_commands import review_lines
+    from .advice import trail_of
+    from .advice_commands import review_game, review_lines
     from .transcript import TranscriptError
 
     t = _read_transcript(args.file)
@@ -719,17 +734,9 @@ def cmd_review(args: argparse.Namespace) -> int:
         raise NotAvailable(f"{record.game.title} has no solver yet: no review")
     states = list(record.states())
     bar = _ProgressLine(sys.stderr) if sys.stderr.isatty() else None
-
-    import time
-
-    started = time.monotonic()
-
-    def progress(done: int, total: int) -> None:
-        bar.show(review_progress(done, total, time.monotonic() - started))
-
     try:
-        got = review(record.game, states[0], trail_of(states, record.moves), REVIEW_LIMIT, REVIEW_PROBE,
-                     progress=progress if bar else None)
+        got = review_game(record.game, states[0], trail_of(states, record.moves),
+                          progress=bar.show if bar is not None else None)
     finally:
         if bar is not None:
             bar.clear()
@@ -844,10 +851,11 @@ def _with_progress(args: argparse.Namespace, player: str, todo: list, run, on_re
     # finished.
     from prompt_toolkit.output import create_output
     from prompt_toolkit.shortcuts import ProgressBar
+    from prompt_toolkit.shortcuts.progress_bar.base import ProgressBarCounter
 
     verb = "playing" if player == "blind" else "solving"
     with ProgressBar(title=f"{verb} {plural(len(todo), 'deal')}", output=create_output(stdout=sys.stderr)) as bar:
-        counter = bar(label="deals", total=len(todo))
+        counter: ProgressBarCounter[object] = bar(label="deals", total=len(todo))
 
         def tick(result) -> None:
             if on_result is not None:

@@ -14,17 +14,17 @@ batch mode and the tests take the command language from there.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Protocol
 
+from .advice import Memory
 from .deals import DealNumber
 from .game import Game, IllegalMove, Outcome
-from .moves import DEAL, Move
-from .notation import NotationError, parse_move, resolve
+from .hand import Hand, Listener, Played, Position, Rules
+from .moves import Move
+from .notation import NotationError, parse_move
 from .render import Fragments, columns, layout, line, plural
 from .transcript import GameRecord, TranscriptError
-
-HOW = ("player", "solver", "loaded")  # who played a game (Session.how)
 
 
 class CommandError(ValueError):
@@ -56,208 +56,234 @@ class Reply:
         return self
 
 
-class Session:
-    """One game in hand: the start, the moves made, the moves undone (for redo).
+Progress = Callable[[int, float], None]  # a search's progress: (nodes, seconds)
 
-    Moves are grouped in *steps*, what one command did. In an ``interactive`` session (the shell)
-    a game that turns its next card up by itself, as PySolFC does for Calculation, plays ``d``
-    after the waste card is placed, and ``undo`` takes both back together; the record keeps every
-    move. An interactive session also gives advice that would be noise in batch output.
+
+class Front(Protocol):
+    """What the one in front of a session lends its commands: the shell's hooks. Batch mode and
+    the tests use :class:`Unattended`; the interactive shell is one too (musical_cli.shell)."""
+
+    @property
+    def columns(self) -> int:
+        """The width long lines of moves and tables wrap at."""
+
+    @property
+    def search_progress(self) -> Progress | None:
+        """Told of a long search's progress (a progress bar that Ctrl-C stops); None: not shown."""
+
+    @property
+    def text_progress(self) -> Callable[[str], None] | None:
+        """A line of progress in other words than a search's (the review's); None: not shown."""
+
+    def ask(self, question: str) -> bool | None:
+        """The player's answer to a yes/no question; None where nobody can answer (batch mode,
+        which keeps no record, so that nothing is lost by not asking)."""
+
+    def coach_status(self) -> str:
+        """The live coach's verdict now, as the status line shows it ("" when none)."""
+
+
+@dataclass
+class Unattended:
+    """The front of a session nobody watches: batch mode, and the tests (``answer`` answers the
+    questions a shell would ask)."""
+
+    columns: int = 80
+    search_progress: Progress | None = None
+    text_progress: Callable[[str], None] | None = None
+    answer: Callable[[str], bool] | None = None
+
+    def ask(self, question: str) -> bool | None:
+        return None if self.answer is None else self.answer(question)
+
+    def coach_status(self) -> str:
+        return ""
+
+
+class Session:
+    """The game in hand and what goes with it in a shell or a pipe.
+
+    Three parts, each typed: ``hand``, the game as a frozen value (positions, moves, undo and
+    redo: :class:`musical_cli.hand.Hand`), replaced by every change; ``memory``, what the hints
+    have learnt of its positions (:class:`musical_cli.advice.Memory`); and ``front``, the hooks of
+    whoever is in front of it (:class:`Front`). ``listener`` hears of every change. An
+    ``interactive`` session (the shell) turns up by itself the next card of a game that does so
+    (as PySolFC does for Calculation), and gives advice that would be noise in batch output.
     """
 
-    def __init__(self, game: Game, deal: DealNumber, rules: Any = None, ascii: bool = False,
-                 interactive: bool = False):
+    def __init__(self, game: Game, deal: DealNumber, rules: Rules = None, ascii: bool = False,
+                 interactive: bool = False, front: Front | None = None):
         self.ascii = ascii
         self.interactive = interactive
-        self.progress: Callable[[int, float], None] | None = None  # set by the shell
-        # A line of progress in other words than a search's (the review's); the shell's too.
-        self.progress_text: Callable[[str], None] | None = None
-        self.width = 80  # columns to wrap long lines of moves at; the shell sets its terminal's
-        # Told of every change ("start", "move", "undo", "redo", "hint"): the shell's recorder.
-        self.listener: Callable[[str], None] | None = None
-        self.recorder: Any = None  # the shell's Recorder (musical_cli.record), for its commands
-        # Asks the player a yes/no question (the shell's); None where nobody can answer (batch
-        # mode, which keeps no record, so that nothing is lost by not asking).
-        self.confirm: Callable[[str], bool] | None = None
-        self.coach = False  # the live coach is on ('coach on', --coach): the shell shows its verdict
-        self.coach_says: Callable[[], str] | None = None  # the shell's: the coach's verdict now
-        self.start(game, deal, game.default_rules() if rules is None else rules)
+        self.front: Front = Unattended() if front is None else front
+        self.listener: Listener | None = None
+        self.coach = False  # the live coach is shown ('coach on', --coach)
+        self.memory = Memory()
+        self.hand = Hand.begin(game, deal, game.default_rules() if rules is None else rules,
+                               turns_up=interactive)
+        self.notify("start")
 
-    def start(self, game: Game, deal: DealNumber, rules: Any, moves: tuple[Move, ...] = (),
+    def start(self, game: Game, deal: DealNumber, rules: Rules, moves: tuple[Move, ...] = (),
               steps: list[int] | None = None, undone: list[tuple[Move, ...]] | None = None,
               how: str = "player", coached: bool = False) -> None:
         """Begin ``deal`` (replaying ``moves``); on an illegal move nothing changes. ``steps`` and
-        ``undone`` restore a game's undo and redo history (a resumed game); by default each move
-        is one step and there is nothing to redo. ``how`` and ``coached`` say who plays the game,
-        for the player's figures (a resumed game keeps its own)."""
-        states = [game.opening(deal, rules)]
-        for move in moves:
-            states.append(game.apply(states[-1], move))
-        self.game, self.deal, self.rules = game, deal, rules
-        self.states = states
-        self.moves: list[Move] = list(moves)
-        # Every move made, in order, those later undone too: (ply, move, before, after), for the
-        # review (musical_cli.advice.review), which names a losing move even once it is undone.
-        self.trail: list[tuple[int, Move, Any, Any]] = [
-            (i + 1, m, states[i], states[i + 1]) for i, m in enumerate(moves)]
-        self.steps: list[int] = self._steps_of(moves) if steps is None else list(steps)
-        self.undone: list[tuple[Move, ...]] = [] if undone is None else list(undone)
-        # The solver's decided verdicts (won or lost) in this game: a verdict never changes, and
-        # each hint probes the same earlier positions again (the start first).
-        self.solved: dict[Any, Any] = {}
-        self.hint_open: Any = None  # the position where the last hint left its answer open
-        # a long hint's position, the verdict known there then, and its answer
-        self.hint_kept: tuple[Any, Any, Fragments] | None = None
-        # Whose game this is, for the player's figures (the record keeps it): "player" (played
-        # from the deal; hints and auto do not change that), "solver" (any 'solve play'), or
-        # "loaded" (from a transcript or @ID, with the moves it came with). ``coached``: the live
-        # coach was on at some point. ``difficulty``: the deal's rating, when known.
-        if how not in HOW:
-            raise ValueError(f"unknown player {how!r}")
-        self.how = how
-        self.coached = coached
-        self.difficulty: str | None = None
-        self.chosen: str | None = None  # how the deal was chosen, for the layout's title: "winnable", "hard"
-        if not moves:
-            self._turn_up()
-        elif not self.undone and self._turn_up() and self.steps:
-            # A loaded line that ends on a placement (a transcript from batch mode, which turns
-            # nothing up by itself): the shell turns the next card up, as after any placement,
-            # with that move's step, so that the line the solver shows can be typed.
-            self.steps[-1] += 1
+        ``undone`` restore a game's undo and redo history (a resumed game); ``how`` and
+        ``coached`` say who plays the game, for the player's figures (:class:`Hand`)."""
+        self.hand = Hand.begin(game, deal, rules, moves, steps, undone, turns_up=self.interactive,
+                               how=how, coached=coached)
+        self.memory = Memory()
         self.notify("start")
 
-    def _steps_of(self, moves: tuple[Move, ...]) -> list[int]:
-        """Undo steps for moves that come without them (a loaded game): one a move, a card the
-        game turned up by itself going with the move before it (none before the first: undo
-        never takes back the opening turn), as if the moves had been played here."""
-        steps: list[int] = []
-        for move in moves:
-            if steps and not self.counts(move):
-                steps[-1] += 1
-            elif self.counts(move):
-                steps.append(1)
-        return steps
+    def go_interactive(self) -> None:
+        """Be played at a terminal from now on (the shell): a game not yet begun begins again,
+        so that a card the game turns up by itself is turned."""
+        if self.interactive:
+            return
+        self.interactive = True
+        hand = self.hand
+        if not hand.moves:
+            self.start(hand.game, hand.deal, hand.rules, how=hand.how, coached=hand.coached)
+        else:
+            self.hand = replace(hand, turns_up=hand.game.auto_turn)
+
+    def mark(self, *, how: str | None = None, coached: bool | None = None,
+             chosen: str | None = None, difficulty: str | None = None) -> None:
+        """Say more of the game in hand: who plays it, whether the coach was on, how the deal was
+        chosen and its rating (None leaves a part as it is)."""
+        changes: dict[str, str | bool] = {}
+        if how is not None:
+            changes["how"] = how
+        if coached is not None:
+            changes["coached"] = coached
+        if chosen is not None:
+            changes["chosen"] = chosen
+        if difficulty is not None:
+            changes["difficulty"] = difficulty
+        self.hand = replace(self.hand, **changes)  # type: ignore[arg-type]
 
     def notify(self, event: str) -> None:
         if self.listener is not None:
-            self.listener(event)
+            self.listener.event(event)
+
+    # --- the hand's parts, read-only ------------------------------------------------------------
+    @property
+    def game(self) -> Game:
+        return self.hand.game
 
     @property
-    def state(self) -> Any:
-        return self.states[-1]
+    def deal(self) -> DealNumber:
+        return self.hand.deal
+
+    @property
+    def rules(self) -> Rules:
+        return self.hand.rules
+
+    @property
+    def state(self) -> Position:
+        return self.hand.state
+
+    @property
+    def states(self) -> list[Position]:
+        return list(self.hand.states)
+
+    @property
+    def moves(self) -> list[Move]:
+        return list(self.hand.moves)
+
+    @property
+    def steps(self) -> list[int]:
+        return list(self.hand.steps)
+
+    @property
+    def undone(self) -> list[tuple[Move, ...]]:
+        return list(self.hand.undone)
+
+    @property
+    def trail(self) -> tuple[Played, ...]:
+        return self.hand.trail
+
+    @property
+    def how(self) -> str:
+        return self.hand.how
+
+    @property
+    def coached(self) -> bool:
+        return self.hand.coached
+
+    @property
+    def chosen(self) -> str | None:
+        return self.hand.chosen
+
+    @property
+    def difficulty(self) -> str | None:
+        return self.hand.difficulty
 
     @property
     def record(self) -> GameRecord:
-        return GameRecord(self.game, self.deal, self.rules, tuple(self.moves))
+        return self.hand.record
+
+    @property
+    def title(self) -> str:
+        """The name of the game in hand as players know it: "Indian Carpet", "Calculation with 3 piles"."""
+        return self.hand.title
+
+    @property
+    def move_count(self) -> int:
+        return self.hand.move_count
+
+    @property
+    def width(self) -> int:
+        return self.front.columns
+
+    @property
+    def search_progress(self) -> Progress | None:
+        return self.front.search_progress
 
     def outcome(self) -> Outcome:
-        return self.game.outcome(self.state)
+        return self.hand.outcome()
 
-    def _apply(self, move: Move) -> None:
-        before = self.state
-        self.states.append(self.game.apply(before, move))
-        self.moves.append(move)
-        self.trail.append((len(self.moves), move, before, self.state))
-        self.hint_open = None  # 'hint' again searches longer only if typed before any move
+    def counts(self, move: Move) -> bool:
+        return self.hand.counts(move)
 
-    def _turn_up(self) -> int:
-        """Play ``d`` when the game turns its next card up by itself; how many moves that made."""
-        if self.interactive and self.game.auto_turn and DEAL in self.game.legal_moves(self.state):
-            self._apply(DEAL)
-            return 1
-        return 0
+    def counted(self, moves: Iterable[Move]) -> int:
+        return self.hand.counted(moves)
 
+    def in_play(self) -> bool:
+        """Whether the game in hand is the player's and not over; such a game is ended by 'new',
+        'restart', 'load' or 'resume' only with the player's word."""
+        return self.hand.in_play()
+
+    def steps_back(self, moves: int) -> int:
+        return self.hand.steps_back(moves)
+
+    # --- changes --------------------------------------------------------------------------------
     def play(self, move: Move, turn_up: bool = True) -> Move:
         """Make one move as one step (resolving a short form); with ``turn_up``, also the
         automatic ``d`` that follows it in a game that turns its cards up by itself."""
-        move = resolve(self.game, self.state, move)
-        self._apply(move)
-        count = 1 + (self._turn_up() if turn_up else 0)
-        if count == 1 and self.steps and not self.counts(move):
-            # A card turned up as a move of its own ('solve play', 'auto' play their lines' own
-            # deals) goes with the move before it, as the shell's own turn-up does: 'undo' takes
-            # back a placement, never a lone turn.
-            self.steps[-1] += 1
-            self.undone.clear()
-            self.notify("move")
-            return move
-        self.steps.append(count)
-        step = tuple(self.moves[-count:])
-        # A different move makes the undone moves another future: redo no longer applies.
-        if self.undone and self.undone[-1] == step:
-            self.undone.pop()
-        else:
-            self.undone.clear()
+        self.hand, move = self.hand.play(move, turn_up)
+        self.memory.moved()
         self.notify("move")
         return move
 
     def undo(self, n: int = 1) -> int:
         """Take back ``n`` steps (or as many as there are); how many of the player's moves
         (:meth:`counts`) that took back."""
-        steps = min(n, len(self.steps))
-        taken = 0
-        for _ in range(steps):
-            count = self.steps.pop()
-            self.undone.append(tuple(self.moves[-count:]))
-            taken += self.counted(self.moves[-count:])
-            del self.moves[-count:]
-            del self.states[-count:]
-        if steps:
-            self.hint_open = None
+        before = self.hand
+        self.hand, taken = before.undo(n)
+        if self.hand is not before:
+            self.memory.moved()
             self.notify("undo")
         return taken
-
-    def steps_back(self, moves: int) -> int:
-        """How many undo steps take back at least ``moves`` moves."""
-        taken = steps = 0
-        for count in reversed(self.steps):
-            if taken >= moves:
-                break
-            taken += count
-            steps += 1
-        return steps
 
     def redo(self, n: int = 1) -> int:
         """Make again ``n`` steps taken back (or as many as there are); how many of the player's
         moves that made."""
-        steps = made = 0
-        while steps < n and self.undone:
-            step = self.undone.pop()
-            for move in step:
-                self._apply(move)
-            self.steps.append(len(step))
-            steps += 1
-            made += self.counted(step)
-        if steps:
+        before = self.hand
+        self.hand, made = before.redo(n)
+        if self.hand is not before:
+            self.memory.moved()
             self.notify("redo")
         return made
-
-    def counts(self, move: Move) -> bool:
-        """Whether ``move`` counts as one of the player's moves: every move but a card the game
-        turned up by itself (in an interactive session of a game that does, every ``d``: the
-        player never needs to type one, and 'solve play' plays the same turns). The record keeps
-        every move all the same."""
-        return not (self.interactive and self.game.auto_turn and move == DEAL)
-
-    def counted(self, moves: Iterable[Move]) -> int:
-        return sum(1 for m in moves if self.counts(m))
-
-    @property
-    def move_count(self) -> int:
-        """The player's moves so far, as the status line, 'undo' and the verdict count them."""
-        return self.counted(self.moves)
-
-    @property
-    def title(self) -> str:
-        """The name of the game in hand as players know it: "Indian Carpet", "Calculation with 3 piles"."""
-        return self.game.variant_title(self.rules)
-
-    def in_play(self) -> bool:
-        """Whether the game in hand is the player's and not over: a move made (undone or not),
-        and neither won nor lost. Such a game is ended by 'new', 'restart', 'load' or 'resume'
-        only with the player's word."""
-        return bool(self.steps or self.undone) and self.outcome() is Outcome.IN_PLAY
 
     def layout(self) -> Fragments:
         # how the deal was chosen: "(dealt winnable)", or its rating when chosen by it
@@ -271,6 +297,7 @@ class Session:
 
 
 Handler = Callable[[Session, list[str]], Reply]
+Arguments = tuple[str, ...] | Callable[[Session], list[str]] | str
 
 
 @dataclass(frozen=True)
@@ -282,7 +309,7 @@ class Command:
     aliases: tuple[str, ...] = ()
     details: str = ""
     # What completes after the name: a fixed list, a function of the session, or "path".
-    arguments: tuple[str, ...] | Callable[[Session], list[str]] | str = ()
+    arguments: Arguments = ()
     # The move a move command makes ("d", "w", "redeal"): it exists only where the game in hand
     # has that move (Game.move_words), and help lists it with the moves.
     plays: str = ""
@@ -297,7 +324,7 @@ _BY_NAME: dict[str, Command] = {}
 
 
 def command(name: str, usage: str, summary: str, aliases: tuple[str, ...] = (), details: str = "",
-            arguments: Any = (), plays: str = "") -> Callable[[Handler], Handler]:
+            arguments: Arguments = (), plays: str = "") -> Callable[[Handler], Handler]:
     def register(handler: Handler) -> Handler:
         cmd = Command(name, usage, summary, handler, aliases, details, arguments, plays)
         REGISTRY[name] = cmd
@@ -370,15 +397,16 @@ def confirm_abandon(session: Session, doing: str) -> None:
     """Before a command that ends the game in hand (``doing``: what it does instead): ask the
     player when the game is in play; Declined when the answer is no. The default answer keeps the
     game: Enter, Ctrl-C or Ctrl-D is no."""
-    if session.confirm is None or not session.in_play():
+    if not session.in_play():
         return
     moves = plural(session.move_count, "move")  # as the status line counts them
-    recorded = session.recorder is not None and getattr(session.recorder, "store", None) is not None
+    recorded = session.listener is not None and session.listener.keeps
     own = session.how == "player" and not session.coached
     fate = ("it counts as abandoned" if own else "it is recorded as abandoned (counted apart from your own games)") \
         if recorded else "it is not recorded, so it cannot be resumed"
-    if not session.confirm(f"Deal {session.deal} is in play ({moves}); {doing} ends it and {fate}. "
-                           "End it? [y/N] "):
+    answer = session.front.ask(f"Deal {session.deal} is in play ({moves}); {doing} ends it and {fate}. "
+                               "End it? [y/N] ")
+    if answer is False:
         raise Declined(f"kept deal {session.deal} in hand ({moves})")
 
 

@@ -16,14 +16,18 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from types import SimpleNamespace
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from prompt_toolkit.application import Application
 
 from . import advice
-from .advice import LOST, UNKNOWN, WON, Limit
-from .game import Outcome
-from .render import plural
+from .advice import LOST, UNKNOWN, WON, Limit, Memory
+from .commands import Session
+from .deals import DealNumber
+from .game import Game, Outcome
+from .hand import Hand, Position, Rules
+from .render import Fragments, plural
 
 # One position's search: CPU seconds of the coach's thread (the prompt's thread is not counted).
 LIVE_LIMIT = Limit(seconds=20.0)
@@ -43,6 +47,24 @@ def lost_now(back: int | None) -> str:
         return f"the game is lost now: 'undo {back}' gets back to a position that can be won"
     return "the game is lost now (no earlier position was proven winnable in time)"
 RATER_PAUSE = 0.05  # seconds the rating's search waits at a time while the shell is busy
+
+
+# A deal, for its rating: (the game's name, its rules, the deal number).
+DealKey = tuple[str, Rules, DealNumber]
+
+
+@dataclass
+class _Snapshot:
+    """The game in hand as the coach's search sees it (advice.Asker): the hand when the search
+    began, the session's memory (verdicts never change, so they are shared), and a progress
+    report that stops the search once the position has changed."""
+
+    hand: Hand
+    memory: Memory
+    search_progress: Callable[[int, float], None] | None = field(default=None)
+
+    def notify(self, event: str) -> None:
+        pass
 
 
 class _Cancelled(Exception):
@@ -108,14 +130,14 @@ class Coach(_Beside):
     """The background search for the shell's session. ``redraw()`` is called (from the coach's
     thread) when a verdict is ready; ``announce(text)`` when a move lost the game."""
 
-    def __init__(self, session: Any, redraw: Callable[[], None], announce: Callable[[str], None],
+    def __init__(self, session: Session, redraw: Callable[[], None], announce: Callable[[str], None],
                  limit: Limit = LIVE_LIMIT):
         super().__init__()
         self.session = session
         self.redraw = redraw
         self.announce = announce
         self.limit = limit
-        self.position: Any = None
+        self.position: Position | None = None
         self.live: Live | None = None
         self._lock = threading.Lock()
 
@@ -135,19 +157,19 @@ class Coach(_Beside):
             self.cancel()
             self.position, self.live = None, None
             return
-        s.coached = True  # a new deal with the coach still on is coached too
+        if not s.coached:
+            s.mark(coached=True)  # a new deal with the coach still on is coached too
         if s.state is self.position:
             return
         self.cancel()
         previous = self.position
+        hand = s.hand  # a frozen value: the player's next move makes another
         # the position before the last step, when the last step led here from the one shown
-        moved = bool(s.steps) and len(s.states) > s.steps[-1] and s.states[-1 - s.steps[-1]] is previous
-        self.position = s.state
+        moved = (bool(hand.steps) and len(hand.states) > hand.steps[-1]
+                 and hand.states[-1 - hand.steps[-1]] is previous)
+        self.position = hand.state
         self.live = Live("thinking")
-        snapshot = SimpleNamespace(game=s.game, states=list(s.states), moves=list(s.moves), steps=list(s.steps),
-                                   solved=s.solved, notify=lambda event: None)
-        snapshot.steps_back = lambda n: type(s).steps_back(snapshot, n)
-        self._begin("musical-coach", self._work, snapshot, previous if moved else None)
+        self._begin("musical-coach", self._work, _Snapshot(hand, s.memory), previous if moved else None)
 
     def _publish(self, stop: threading.Event, live: Live) -> bool:
         with self._lock:
@@ -157,7 +179,7 @@ class Coach(_Beside):
         self.redraw()
         return True
 
-    def _work(self, snap: Any, previous: Any, stop: threading.Event) -> None:
+    def _work(self, snap: _Snapshot, previous: Position | None, stop: threading.Event) -> None:
         try:
             self._search(snap, previous, stop)
         except _Cancelled:
@@ -166,8 +188,8 @@ class Coach(_Beside):
             self._publish(stop, Live("unknown"))
             del e
 
-    def _search(self, snap: Any, previous: Any, stop: threading.Event) -> None:
-        game, state = snap.game, snap.states[-1]
+    def _search(self, snap: _Snapshot, previous: Position | None, stop: threading.Event) -> None:
+        game, state = snap.hand.game, snap.hand.state
         if "solver" not in game.players:
             self._publish(stop, Live("none"))
             return
@@ -183,13 +205,13 @@ class Coach(_Beside):
             got = game.blind_estimate(state, stopped=stop.is_set, partial=partial)
             self._publish(stop, Live("estimate", estimate=got))
             return
-        verdict = snap.solved.get(state)
+        verdict = snap.memory.solved.get(state)
         if verdict is None:
             verdict = advice.analyse(game, state, self.limit, stop=stop)
             if verdict.stopped:
                 return
             if verdict.decided:
-                snap.solved[state] = verdict
+                snap.memory.solved[state] = verdict
         if verdict.result == WON:
             self._publish(stop, Live("won", moves=len(verdict.moves)))
             return
@@ -203,7 +225,8 @@ class Coach(_Beside):
         # not watch the status line learns it too), never again from a position proven lost.
         tell_later = False
         if previous is not None:
-            before = snap.solved.get(previous) or advice.analyse(game, previous, Limit(seconds=UNDO_PROBE), stop=stop)
+            before = snap.memory.solved.get(previous) or advice.analyse(
+                game, previous, Limit(seconds=UNDO_PROBE), stop=stop)
             if stop.is_set():
                 return
             if before.result == WON:
@@ -214,7 +237,7 @@ class Coach(_Beside):
             if stop.is_set():
                 raise _Cancelled
 
-        snap.progress = cancel
+        snap.search_progress = cancel
         back, _exact = advice.undo_to_winnable(snap, UNDO_SECONDS, probe=UNDO_PROBE, start_probe=UNDO_PROBE,
                                                lost_here=True)
         if back is not None and back > 0:
@@ -232,15 +255,15 @@ class Rater(_Beside):
     search in progress; a shell that leaves first leaves the game unrated (resumed, it is rated
     then)."""
 
-    def __init__(self, found: Callable[[tuple[str, Any, Any], str], None], busy: Callable[[], bool] = lambda: False):
+    def __init__(self, found: Callable[[DealKey, str], None], busy: Callable[[], bool] = lambda: False):
         super().__init__()
         self.found = found
         # While ``busy()`` (a command running, the coach thinking) the search waits at its next
         # progress report: it is the player's CPU, and hint's budgets are real seconds.
         self.busy = busy
-        self.key: tuple[str, Any, Any] | None = None
+        self.key: DealKey | None = None
 
-    def update(self, session: Any) -> None:
+    def update(self, session: Session) -> None:
         """After a command: start on the deal in hand, if it is a new one and has bands."""
         key = (session.game.name, session.rules, session.deal)
         if session.difficulty is not None:
@@ -255,7 +278,7 @@ class Rater(_Beside):
             return  # already known, or not calibrated
         self._begin("musical-rating", self._work, session.game, session.rules, session.states[0], key)
 
-    def _work(self, game: Any, rules: Any, start: Any, key: tuple[str, Any, Any], stop: threading.Event) -> None:
+    def _work(self, game: Game, rules: Rules, start: Position, key: DealKey, stop: threading.Event) -> None:
         def give_way(nodes: int, seconds: float) -> None:
             while self.busy() and not stop.is_set():
                 stop.wait(RATER_PAUSE)
@@ -268,16 +291,24 @@ class Rater(_Beside):
             self.found(key, rating)
 
 
-def announce(shell: Any, fragments: Any) -> None:
+class Printer(Protocol):
+    """What prints above the prompt: the shell (its prompt, when prompt_toolkit draws one)."""
+
+    @property
+    def app(self) -> Application[Any] | None: ...
+
+    def print(self, fragments: Fragments) -> None: ...
+
+
+def announce(shell: Printer, fragments: Fragments) -> None:
     """Print ``fragments`` above the prompt from another thread: through the prompt's event
     loop (prompt_toolkit's run_in_terminal hides the prompt, prints, and draws it again). A
     verdict found quickly may come while the shell is between a command and its next prompt:
     it waits a moment for the prompt, so as not to print into it; while a command runs (or on a
     dumb terminal, with no prompt_toolkit) it is printed at once."""
-    prompt = getattr(shell, "prompt", None)
-    app = None if prompt is None else prompt.app
+    app = shell.app
     for _ in range(25):
-        loop = None if app is None else getattr(app, "loop", None)
+        loop = None if app is None else app.loop
         if app is not None and app.is_running and loop is not None:
             from prompt_toolkit.application import run_in_terminal
 

@@ -133,7 +133,7 @@ def _new(session: Session, args: list[str]) -> Reply:
         if deal is None:
             raise CommandError(advice.no_deal_rated(session.game, session.rules, wanted))
         session.start(session.game, deal, session.rules)
-        session.difficulty = session.chosen = wanted
+        session.mark(difficulty=wanted, chosen=wanted)
         return Reply(show=True).say(f"deal {deal} (rated {wanted})")
     if len(args) > 1:
         raise CommandError("usage: new [N|--winnable|--difficulty D]")
@@ -145,7 +145,7 @@ def _new(session: Session, args: list[str]) -> Reply:
         if deal is None:
             raise CommandError(advice.no_winnable_deal(session.game, session.rules))
         session.start(session.game, deal, session.rules)
-        session.chosen = "winnable"
+        session.mark(chosen="winnable")
         return Reply(show=True).say(f"deal {deal} (dealt winnable: the solver proved it)")
     deal = DealNumber.parse(args[0]) if args else random_deal_number()
     confirm_abandon(session, f"a new deal ({deal})")

@@ -1,6 +1,6 @@
-"""The glue between the shell's Session and the player's record (:mod:`musical_cli.store`).
+"""The glue between the shell's Recorded and the player's record (:mod:`musical_cli.store`).
 
-A :class:`Recorder` listens to a Session (``Session.listener``): after every change it writes
+A :class:`Recorder` listens to a Recorded (``Recorded.listener``): after every change it writes
 what differs between the game in hand and what the store holds, in one small transaction, so that
 a shell killed outright loses at most the move in flight. The stored line is the session's moves
 followed by the moves undone that ``redo`` would make again, each with the number of the step it
@@ -22,12 +22,15 @@ import json
 import os
 import textwrap
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
+from .advice import Memory
 from .deals import DealNumber
-from .game import IllegalMove, Outcome
+from .game import Game, IllegalMove, Outcome
+from .hand import Hand, Listener, Rules
+from .moves import Move
 from .render import plural
 from .store import (
     Figures,
@@ -90,6 +93,27 @@ class RecordError(ValueError):
     replays), in one line; the shell prints it as it prints any refused command."""
 
 
+class Recorded(Protocol):
+    """What the record needs of the game in hand: musical_cli.commands.Recorded has it, and
+    tells its ``listener`` of every change."""
+
+    hand: Hand
+    listener: Listener | None
+
+    @property
+    def memory(self) -> Memory: ...
+
+    @property
+    def ascii(self) -> bool: ...
+
+    def start(self, game: Game, deal: DealNumber, rules: Rules, moves: tuple[Move, ...] = (),
+              steps: list[int] | None = None, undone: list[tuple[Move, ...]] | None = None,
+              how: str = "player", coached: bool = False) -> None: ...
+
+    def mark(self, *, how: str | None = None, coached: bool | None = None,
+             chosen: str | None = None, difficulty: str | None = None) -> None: ...
+
+
 class Recorder:
     """Writes one shell's games to the store (its commands are in :mod:`.record_commands`)."""
 
@@ -102,7 +126,7 @@ class Recorder:
         # Warnings to show once the shell can print them; an opt-out is no warning.
         self.pending: list[tuple[str, str]] = [(why_not, "bad")] if why_not and not quiet else []
         self.warn: Callable[[str], None] | None = None
-        self.session: Any = None
+        self.session: Recorded | None = None
         self.game_id: int | None = None
         self.written: list[tuple[str, int]] = []  # the line as stored
         self.result = "in play"
@@ -139,14 +163,23 @@ class Recorder:
         self.ratings[key] = rating
 
     def _rating(self) -> str | None:
-        s = self.session
-        return s.difficulty or self.ratings.get(self.key)
+        s = self._session().hand
+        return s.difficulty or (None if self.key is None else self.ratings.get(self.key))
 
-    def attach(self, session: Any, warn: Callable[[str], None]) -> None:
+    def _session(self) -> Recorded:
+        if self.session is None:
+            raise RuntimeError("the recorder is not attached to a session")
+        return self.session
+
+    @property
+    def keeps(self) -> bool:
+        """Whether the games are kept (a game left can be resumed)."""
+        return self.store is not None
+
+    def attach(self, session: Recorded, warn: Callable[[str], None]) -> None:
         self.session = session
         self.warn = warn
-        session.listener = self.event
-        session.recorder = self
+        session.listener = self
         self._begin()
         if self._played():
             self.sync()
@@ -161,7 +194,8 @@ class Recorder:
 
     def _played(self) -> bool:
         """Whether the player has made a move in this game (not just the card turned up by itself)."""
-        return bool(self.session.steps or self.session.undone)
+        hand = self._session().hand
+        return bool(hand.steps or hand.undone)
 
     def event(self, event: str) -> None:
         if self.store is None:
@@ -189,7 +223,7 @@ class Recorder:
         binding, self._binding = self._binding, None
         self.clock = time.monotonic()
         self.undos = self.hints = 0
-        s = self.session
+        s = self._session().hand
         self.key = (s.game.name, s.rules, s.deal)  # the deal in hand, for its rating
         self.rating_written = False
         if binding is not None:
@@ -203,7 +237,7 @@ class Recorder:
     def _write_rating(self) -> None:
         """The deal's rating, found since the game's last change (the shell leaves, or another
         game starts: the session no longer holds this one, the key does)."""
-        rating = self.ratings.get(self.key)
+        rating = None if self.key is None else self.ratings.get(self.key)
         if rating is None or self.rating_written or self.store is None or self.game_id is None:
             return
         self.store.set_difficulty(self.game_id, rating)
@@ -231,7 +265,7 @@ class Recorder:
         """The session's moves, then the moves redo would make, with their step numbers. Moves
         made before any step (the card a game turns up by itself at the start) are step -1:
         undo never takes them back."""
-        s = self.session
+        s = self._session().hand
         fixed = len(s.moves) - sum(s.steps)
         out = [(self._text(m), -1) for m in s.moves[:fixed]]
         i = fixed
@@ -248,7 +282,7 @@ class Recorder:
         """Write what differs between the session and the store, in one transaction."""
         if self.store is None or self.session is None:
             return
-        s = self.session
+        s = self.session.hand
         if self.game_id is None and not self._played():
             return
         line = self.line()
@@ -283,14 +317,15 @@ class Recorder:
             return self.verdict
         if result == "won":
             return "won"  # the win proves it
-        s = self.session
-        if not s.solved:
+        s = self._session()
+        solved = s.memory.solved
+        if not solved:
             return None
         # A position of this deal proven winnable proves the deal winnable; only the start
         # itself proven lost proves it lost.
-        if any(solution.result == "won" for solution in s.solved.values()):
+        if any(solution.result == "won" for solution in solved.values()):
             return "won"
-        known = s.solved.get(s.states[0])
+        known = solved.get(s.hand.start)
         return "lost" if known is not None and known.result == "lost" else None
 
     def _fail(self, e: StoreError) -> None:
@@ -419,7 +454,7 @@ class Recorder:
     def _take(self, row: GameRow, line: list[tuple[str, int]], bind: bool) -> str:
         """Make the stored game the game in hand (bound to its row when it is recorded)."""
         try:
-            game, deal, rules, moves, steps, undone = rebuild(row, line, self.session.ascii)
+            game, deal, rules, moves, steps, undone = rebuild(row, line, self._session().ascii)
         except ValueError as e:
             if bind and self.store is not None:
                 try:
@@ -429,16 +464,17 @@ class Recorder:
             raise RecordError(f"game @{row.id} cannot be resumed: {e}") from None
         if bind:
             self._binding = (row, line)  # the start event ends the game in hand, then takes this one
-        self.session.start(game, deal, rules, tuple(moves), steps=steps, undone=undone,
-                           how=row.how or "player", coached=row.coach)
-        self.session.difficulty = row.difficulty
+        session = self._session()
+        session.start(game, deal, rules, tuple(moves), steps=steps, undone=undone,
+                      how=row.how or "player", coached=row.coach)
+        session.mark(difficulty=row.difficulty)
         unrecorded = "" if bind else " (not recorded: the record cannot be written)"
-        return f"resumed game @{row.id}: deal {row.deal}, {plural(self.session.move_count, 'move')}, " \
+        return f"resumed game @{row.id}: deal {row.deal}, {plural(session.hand.move_count, 'move')}, " \
                f"started {when(row.started)}{unrecorded}"
 
 
 def rebuild(row: GameRow, line: list[tuple[str, int]], ascii: bool = False):
-    """A stored game as the Session takes it: (game, deal, rules, moves, steps, undone). The
+    """A stored game as the Recorded takes it: (game, deal, rules, moves, steps, undone). The
     moves are replayed by the rules (a ValueError names the bad one); a redo future that no
     longer replays is dropped."""
     from .notation import parse
@@ -523,17 +559,16 @@ def recorded_text(ref: str, store: Store | None = None) -> str:
     ValueError (a bad reference, no such game) or StoreError (no record to read)."""
     game_id = parse_ref(ref)
     own = store is None
-    if own:
-        store = Store.open(create=False, readonly=True)
+    reading = Store.open(create=False, readonly=True) if store is None else store
     try:
-        start = store.start_of(game_id)
+        start = reading.start_of(game_id)
         if start is None:
             raise ValueError(f"there is no game @{game_id} in the record ('musical history' lists them)")
         game, rules, deal, result = start
-        moves = store.moves(game_id)
+        moves = reading.moves(game_id)
     finally:
         if own:
-            store.close()
+            reading.close()
     return transcript_text(game, rules, deal, moves, result,
                            comment=f"game @{game_id} of the record: {variant_name(game, rules)} deal {deal} ({result})")
 
@@ -571,7 +606,7 @@ def played_by(g: GameRow) -> str:
     return BY.get(g.how, str(g.how)) + ("+coach" if g.coach else "")
 
 
-def fit(table: list[tuple[str, ...]], right: set[int], width: int, squeeze: int,
+def fit(table: Sequence[tuple[str, ...]], right: set[int], width: int, squeeze: int,
         optional: tuple[int, ...] = ()) -> list[str]:
     """Columns two spaces apart, each as wide as its widest cell, within ``width`` - 1 columns (a
     line that fills the last column makes some terminals wrap). Where that is too wide, the
@@ -581,10 +616,10 @@ def fit(table: list[tuple[str, ...]], right: set[int], width: int, squeeze: int,
     limit = max(width, 40) - 1
     keep = list(range(len(table[0])))
 
-    def widths_of(rows: list[tuple[str, ...]]) -> list[int]:
+    def widths_of(rows: Sequence[tuple[str, ...]]) -> list[int]:
         return [max(len(row[i]) for row in rows) for i in keep]
 
-    def overflow(rows: list[tuple[str, ...]]) -> int:
+    def overflow(rows: Sequence[tuple[str, ...]]) -> int:
         return sum(widths_of(rows)) + 2 * (len(keep) - 1) - limit
 
     for column in reversed(optional):

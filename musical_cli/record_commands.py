@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 from .commands import CommandError, Reply, Session, command, confirm_abandon, count_arg, moves_text
 from .record import (
@@ -61,11 +60,11 @@ def _record(session: Session, args: list[str]) -> Reply:
 
 
 
-def load_recorded(session: Any, ref: str):
+def load_recorded(session: Session, ref: str):
     """The shell's and batch mode's ``load @ID``: the game as it stands, as a new game."""
     from .transcript import TranscriptError, read_transcript
 
-    recorder = session.recorder
+    recorder = recorder_of(session)
     store = recorder.store if recorder is not None else None
     try:
         text = recorded_text(ref, store)
@@ -83,16 +82,22 @@ def load_recorded(session: Any, ref: str):
 
 
 
-def _recorder(session: Any) -> Recorder:
-    recorder = session.recorder
+def recorder_of(session: Session) -> Recorder | None:
+    """The session's record, where it keeps one (the interactive shell's)."""
+    listener = session.listener
+    return listener if isinstance(listener, Recorder) else None
+
+
+def _recorder(session: Session) -> Recorder:
+    recorder = recorder_of(session)
     if recorder is None:
         raise CommandError("only the interactive shell keeps the record")
     return recorder
 
 
-def resumable(session: Any) -> list[str]:
+def resumable(session: Session) -> list[str]:
     """What 'resume' completes to: the games that could be resumed, as @ID."""
-    recorder = session.recorder
+    recorder = recorder_of(session)
     if recorder is None or recorder.store is None:
         return []
     try:
@@ -101,7 +106,7 @@ def resumable(session: Any) -> list[str]:
         return []  # completion says nothing; the command itself will say what is wrong
 
 
-def resume_command(session: Any, args: list[str]):
+def resume_command(session: Session, args: list[str]):
     recorder = _recorder(session)
     if len(args) > 1:
         raise CommandError("usage: resume [@ID]")
@@ -162,7 +167,7 @@ def _reading(recorder: Recorder) -> Iterator[Store]:
         raise CommandError(str(e)) from None
 
 
-def history_command(session: Any, args: list[str]):
+def history_command(session: Session, args: list[str]):
     if [a.lower() for a in args] == ["--stats"]:  # as on the command line: the figures
         return stats_command(session, ["all"])
     recorder = _recorder(session)
@@ -180,7 +185,7 @@ def history_command(session: Any, args: list[str]):
     return reply
 
 
-def record_command(session: Any, args: list[str]):
+def record_command(session: Session, args: list[str]):
     if args:
         raise CommandError(f"record takes no argument; got {' '.join(args)!r}")
     recorder = _recorder(session)
@@ -214,7 +219,7 @@ def record_command(session: Any, args: list[str]):
             .say(f"  {verdict}"))
 
 
-def stats_command(session: Any, args: list[str]):
+def stats_command(session: Session, args: list[str]):
     words = [a.lower() for a in args]
     if words not in ([], ["all"]):
         raise CommandError("usage: stats [all]")

@@ -6,8 +6,9 @@ import os
 import shutil
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.application import Application
@@ -15,6 +16,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion, Path
 from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import FormattedTextControl, Layout, Window
@@ -27,6 +29,10 @@ from .commands import commands_for
 from .language import Session, error_text, execute, lookup, move_sources, move_targets, said_before
 from .render import STYLE, Fragments, fit, line, plural, search_progress, separator, status_parts, wrap
 from .render import plain as plain_text
+
+if TYPE_CHECKING:  # the record is opened once the prompt shows (SQLite is slow to start)
+    from .live import DealKey
+    from .record import Recorder
 
 PROMPT_STYLE = Style.from_dict({**STYLE, "prompt": "bold", "bottom-toolbar": "noreverse bg:#303030 #d0d0d0"})
 
@@ -52,8 +58,8 @@ class ShellCompleter(Completer):
                 if source.startswith(prefix) and lookup(source) is None:
                     yield Completion(source, -len(prefix), display_meta="a card that can move now")
             return
-        cmd = lookup(words[0])
-        if cmd is None:
+        found = lookup(words[0])
+        if found is None:
             prefix = "" if text.endswith(" ") else words[-1].lower()
             if len(words) == 1 or (len(words) == 2 and prefix):
                 for target in move_targets(self.session, words[0].lower()):
@@ -61,11 +67,11 @@ class ShellCompleter(Completer):
                         yield Completion(target, -len(prefix))
             return
         prefix = "" if text.endswith(" ") else words[-1]
-        if cmd.arguments == "path":
+        if found.arguments == "path":
             sub = Document(prefix, len(prefix))
             yield from self.paths.get_completions(sub, event)
             return
-        options = cmd.arguments(self.session) if callable(cmd.arguments) else cmd.arguments
+        options = found.arguments(self.session) if callable(found.arguments) else found.arguments
         for option in options:
             if option.startswith(prefix.lower()):
                 yield Completion(option, -len(prefix))
@@ -111,23 +117,26 @@ PLAIN_COACH_WAIT = 0.5  # seconds a dumb terminal's prompt waits for the coach's
 
 
 class Shell:
-    def __init__(self, session: Session, input=None, output: Output | None = None,
-                 history: History | None = None, plain: bool = False, recorder=None, open_recorder=None):
+    """The prompt over a session; it is the session's front (musical_cli.commands.Front): it
+    asks the player's questions, shows a search's progress and knows the terminal's width."""
+
+    def __init__(self, session: Session, input: Input | TextIO | None = None, output: Output | TextIO | None = None,
+                 history: History | None = None, plain: bool = False, recorder: Recorder | None = None,
+                 open_recorder: Callable[[], Recorder] | None = None):
         self.session = session
-        self.recorder = recorder  # musical_cli.record.Recorder: the player's record, or None
-        if not session.interactive:
-            # A session handed to the shell is played interactively (advice, automatic turn-up).
-            session.interactive = True
-            if not session.moves:
-                session.start(session.game, session.deal, session.rules)
+        self.recorder = recorder  # the player's record, or None
+        # A session handed to the shell is played interactively (advice, automatic turn-up).
+        session.go_interactive()
         self.warning: str | None = None
         if history is None and not plain:
             history, self.warning = _history()
         # plain: a dumb terminal, where prompt_toolkit would still send escape sequences; lines
         # are read as the terminal delivers them (its own line editing) and printed as plain text.
         self.plain = plain
-        self._plain_in = sys.stdin if input is None else input
-        self._plain_out = sys.stdout if output is None else output
+        # plain mode reads and writes text files (the terminal's own line editing); otherwise
+        # prompt_toolkit's input and output
+        self._plain_in: TextIO = input if input is not None and not isinstance(input, Input) else sys.stdin
+        self._plain_out: TextIO = output if output is not None and not isinstance(output, Output) else sys.stdout
         self.prompt: PromptSession | None = None
         self.pasted: list[str] = []  # whole lines of a paste, still to run
         self.pasted_tail = ""  # what followed a paste's last line break: the next line to edit
@@ -141,17 +150,14 @@ class Shell:
                 bottom_toolbar=self.toolbar,
                 history=history,
                 style=PROMPT_STYLE,
-                input=input,
-                output=output,
+                input=input if isinstance(input, Input) else None,
+                output=output if isinstance(output, Output) else None,
             )
             self.output = self.prompt.output
-        session.progress = None if plain else self.progress
-        session.progress_text = None if plain else self.progress_text
-        session.confirm = self.confirm
-        session.coach_says = lambda: self.coach.status()
+        session.front = self
         self.coach = live.Coach(session, self._redraw, self._announce)
         # each deal's rating, for the record only (never shown in play): found beside the game
-        self.ratings: dict = {}
+        self.ratings: dict[DealKey, str] = {}
         self.running = False  # a command is running (the rater gives way)
         self.rater = live.Rater(self._rated, busy=lambda: self.running or self.coach.thinking())
         self._coached = None  # the position whose verdict a dumb terminal was last told
@@ -166,7 +172,7 @@ class Shell:
         if open_recorder is not None and self.prompt is not None:
             self.prompt.app.after_render += self._record_from_now
 
-    def _record_from_now(self, app) -> None:
+    def _record_from_now(self, app: Application[Any]) -> None:
         opener, self._open_recorder = self._open_recorder, None
         if opener is None:
             return
@@ -176,13 +182,17 @@ class Shell:
         self._attach(self.recorder)
         said = self.recorder.opening_lines()  # why it cannot record, if it cannot
         if said:
-            run_in_terminal(lambda: [self.print(line(text, style)) for text, style in said])
+            def tell() -> None:
+                for text, style in said:
+                    self.print(line(text, style))
 
-    def _attach(self, recorder) -> None:
+            run_in_terminal(tell)
+
+    def _attach(self, recorder: Recorder) -> None:
         recorder.ratings.update(self.ratings)  # those found before the record was opened
         recorder.attach(self.session, lambda text: self.print(line(text, "bad")))
 
-    def _rated(self, key, rating: str) -> None:
+    def _rated(self, key: DealKey, rating: str) -> None:
         """From the rater's thread: a deal's rating, for the record."""
         self.ratings[key] = rating
         recorder = self.recorder
@@ -346,13 +356,38 @@ class Shell:
             if self.prompt is not None:
                 size = self.output.get_size()
                 return size.columns or 80, size.rows or 24
-            size = shutil.get_terminal_size()
-            return size.columns, size.lines
+            terminal = shutil.get_terminal_size()
+            return terminal.columns, terminal.lines
         except (OSError, ValueError):
             return 80, 24
 
     def _columns(self) -> int:
         return self._size()[0]
+
+    # --- the session's front (musical_cli.commands.Front) ----------------------------------------
+    @property
+    def columns(self) -> int:
+        """Long lines of moves wrap between moves at the terminal's width."""
+        return self._columns()
+
+    @property
+    def search_progress(self) -> Callable[[int, float], None] | None:
+        return None if self.plain else self.progress
+
+    @property
+    def text_progress(self) -> Callable[[str], None] | None:
+        return None if self.plain else self.progress_text
+
+    def ask(self, question: str) -> bool:
+        return self.confirm(question)
+
+    def coach_status(self) -> str:
+        return self.coach.status()
+
+    @property
+    def app(self) -> Application[Any] | None:
+        """The prompt's application, where prompt_toolkit draws one (live.announce)."""
+        return None if self.prompt is None else self.prompt.app
 
     def _rows(self) -> int:
         return self._size()[1]
@@ -386,6 +421,7 @@ class Shell:
         question += " "
         if explanation:
             self.print(line(explanation + ".", "bad"))
+        answer: str
         try:
             if self.prompt is not None:
                 answer = PromptSession(message=[("class:prompt", question)], style=PROMPT_STYLE,
@@ -458,7 +494,6 @@ class Shell:
             except EOFError:
                 self.farewell()
                 break
-            s.width = self._columns()  # long lines of moves wrap between moves, at this width
             self.running = True
             position = s.state
             try:

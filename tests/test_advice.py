@@ -12,6 +12,7 @@ from lines import sigint_default
 
 from musical_cli import advice
 from musical_cli.advice import LOST, UNKNOWN, WON, Limit, analyse, review, trail_of
+from musical_cli.commands import Unattended
 from musical_cli.deals import DealNumber
 from musical_cli.game import Outcome
 from musical_cli.games import game_named
@@ -271,11 +272,11 @@ def _probed_game(monkeypatch, verdict_of):
     probed = []
 
     def decide(session, state, budget):
-        i = next(i for i, s in enumerate(session.states) if s is state)
+        i = next(i for i, s in enumerate(session.hand.states) if s is state)
         probed.append(i)
         verdict = advice.Verdict(verdict_of(i))
         if verdict.decided:
-            session.solved[state] = verdict
+            session.memory.solved[state] = verdict
         return verdict
 
     monkeypatch.setattr(advice, "decide", decide)
@@ -320,7 +321,7 @@ def test_an_undo_count_never_names_the_position_in_hand(monkeypatch):
     session.start(MUSICAL, DealNumber(2), rules, tuple(line[:20]))
 
     def decide(session, state, budget):
-        return advice.Verdict(WON, tuple(line)) if state is session.states[0] else advice.Verdict(UNKNOWN)
+        return advice.Verdict(WON, tuple(line)) if state is session.hand.states[0] else advice.Verdict(UNKNOWN)
 
     monkeypatch.setattr(advice, "decide", decide)
     assert advice.undo_to_winnable(session, 0.9, probe=0.9, start_probe=0.0) == (session.steps_back(1), False)
@@ -517,7 +518,7 @@ def test_the_coach_shows_calculations_estimate():
     for move in moves:
         s.play(move, turn_up=False)
     assert s.state == state
-    s.interactive = True
+    s.go_interactive()
     s.coach = True
     coach, said = _coach(s)
     coach.update()
@@ -694,7 +695,7 @@ def test_the_review_command_reports_its_progress_as_a_review():
     s = Session(MUSICAL, DealNumber(4), MusicalRules(1))
     execute(s, "d; d; d")
     shown: list[str] = []
-    s.progress_text = shown.append
+    s.front = Unattended(text_progress=shown.append)
     execute(s, "review")
     assert shown and all(re.fullmatch(r"reviewing: \d+ of 4 positions decided, \d+\.\d s \(Ctrl-C stops\)", t)
                          for t in shown), shown
@@ -783,7 +784,7 @@ def test_the_coach_says_so_when_a_game_it_left_undecided_is_lost():
     s.coach = True
     coach, said = _coach(s)
     execute(s, "; ".join(str(m) for m in line[:i]))
-    s.solved[s.state] = advice.Verdict(UNKNOWN)  # as if its search had run out of time there
+    s.memory.solved[s.state] = advice.Verdict(UNKNOWN)  # as if its search had run out of time there
     coach.update()
     coach.wait(60)
     assert coach.status() == "undecided" and said == []

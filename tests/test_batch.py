@@ -16,20 +16,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lines import winning_line
 
-from musical_cli.batch import (
-    EXIT_INVALID,
-    EXIT_NOT_WON,
-    EXIT_USAGE,
-    EXIT_WON,
-    Given,
-    UsageConflict,
-    run_batch,
-)
+from musical_cli.batch import Given, UsageConflict, run_batch
 from musical_cli.deals import DealNumber
 from musical_cli.game import Outcome
 from musical_cli.games.musical.rules import MUSICAL, MusicalRules
 from musical_cli.language import Session
 from musical_cli.render import plain
+from musical_cli.results import EXIT_INVALID, EXIT_NOT_WON, EXIT_USAGE, EXIT_WON
 
 HEADER = "format: musical-transcript 1\ngame: musical\ndeal: {deal}\nredeals: {redeals}\n"
 

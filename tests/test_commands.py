@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lines import winning_line
 
+from musical_cli.commands import Unattended
 from musical_cli.deals import DealNumber
 from musical_cli.game import IllegalMove, Outcome
 from musical_cli.games.musical.rules import MUSICAL, MusicalRules
@@ -694,12 +695,12 @@ def test_hint_undecided_here_is_lost_when_an_earlier_position_is_proven_lost(pro
     execute(s, ";".join(line))
 
     def fake(session, state, budget):
-        i = next(i for i, seen in enumerate(session.states) if seen is state)
+        i = next(i for i, seen in enumerate(session.hand.states) if seen is state)
         quick = budget <= commands.HINT_BUDGET + commands.UNDO_BUDGET
         lost = i == 29 and (proven == "at once" or proven == "searching longer" and not quick)
         verdict = commands.Verdict(commands.WON if i <= 28 else commands.LOST if lost else commands.UNKNOWN)
         if verdict.decided:
-            session.solved[state] = verdict  # as the real decide keeps what it proves
+            session.memory.solved[state] = verdict  # as the real decide keeps what it proves
         return verdict
 
     def whole(out: str) -> bool:
@@ -713,7 +714,7 @@ def test_hint_undecided_here_is_lost_when_an_earlier_position_is_proven_lost(pro
     assert _undo_count(out) == s.steps_back(60 - 28)
     assert whole(out) == (proven == "at once"), out
     if proven == "at once":
-        assert s.hint_open is None  # the answer is whole: a second hint does not search longer
+        assert s.memory.open is None  # the answer is whole: a second hint does not search longer
         return
     assert "undecided" in out and AGAIN in out, out
     out = text(execute(s, "hint"))  # the long search
@@ -883,7 +884,7 @@ def test_a_long_hint_is_not_repeated_once_solve_has_decided_the_position(monkeyp
     real = commands.decide
 
     def only_solve_decides(session, state, budget):
-        if state in session.solved or budget >= commands.SOLVE_BUDGET:
+        if state in session.memory.solved or budget >= commands.SOLVE_BUDGET:
             return real(session, state, budget)
         return Solution("unknown", (), 0, budget)
 
@@ -915,12 +916,12 @@ def test_a_quick_undo_count_that_may_not_be_the_latest_says_so(monkeypatch):
     out = text(execute(s, "hint"))
     assert "a later one may be too" not in out, out
     exact = _undo_count(out)
-    s.solved.clear()
+    s.memory.solved.clear()
     real = commands.decide
     slow = [True]  # the first hint's probes after the start do not finish in time
 
     def only_the_start_quickly(session, state, budget):
-        if slow[0] and state is not session.states[0] and state is not session.state:
+        if slow[0] and state is not session.hand.states[0] and state is not session.hand.state:
             return Solution("unknown", (), 0, budget)
         return real(session, state, budget)
 
@@ -1081,7 +1082,7 @@ def test_move_lines_wrap_between_moves_a_pass_a_line(moves, width, first_pass):
 @pytest.mark.parametrize("width", [80, 40])
 def test_solve_wraps_at_the_width_between_moves(width):
     s = session(1)
-    s.width = width
+    s.front = Unattended(columns=width)
     out = text(execute(s, "solve")).splitlines()
     assert out[0] == "a win in 142 moves:"
     assert all(len(ln) < width for ln in out)

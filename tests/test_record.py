@@ -27,6 +27,7 @@ from prompt_toolkit.output import DummyOutput
 from test_cli import cli  # main() in this process: (status, stdout, stderr)
 
 from musical_cli import store as store_module
+from musical_cli.commands import Unattended
 from musical_cli.deals import DealNumber
 from musical_cli.game import IllegalMove, Outcome
 from musical_cli.games.calculation.rules import CALCULATION
@@ -785,7 +786,7 @@ def test_a_rating_found_beside_the_game_is_written_with_the_next_change_or_at_th
     p.recorder.rated((MUSICAL.name, p.session.rules, DealNumber(6)), "easy")  # another deal's: not this game's
     p("d")
     assert p.row().difficulty == "hard"
-    p.session.confirm = lambda q: True
+    p.session.front = Unattended(answer=lambda q: True)
     p("new 6")
     p("d")
     assert p.row().difficulty == "easy"  # known before its first move
@@ -871,7 +872,7 @@ def test_the_rating_of_a_game_in_play_is_not_shown(data, capsys):
     status, out, _ = cli(capsys, "history", "--json")
     assert status == 0 and json.loads(out)["result"] == "in play" and json.loads(out)["difficulty"] is None
     q = Played(MUSICAL, deal=4)
-    q.session.confirm = lambda question: True
+    q.session.front = Unattended(answer=lambda question: True)
     q("resume @1")
     q("new 5")  # game @1 abandoned: over
     q.close()

@@ -14,7 +14,7 @@ from lines import run_main, winning_line
 from test_cli import cli  # main() in this process: (status, stdout, stderr)
 from test_record import Played, _read_only, reopen
 
-from musical_cli.commands import CommandError, Declined
+from musical_cli.commands import CommandError, Declined, Unattended
 from musical_cli.games.calculation.rules import CALCULATION
 from musical_cli.games.musical.rules import MUSICAL, MusicalRules
 from musical_cli.record import Recorder
@@ -85,7 +85,7 @@ def test_ending_a_game_in_play_asks_and_no_keeps_it(data, command):
     first.close()  # game @1, in play, waiting to be resumed
     p = Played(deal=7, offer=False)
     asked: list[str] = []
-    p.session.confirm = lambda q: asked.append(q) or False
+    p.session.front = Unattended(answer=lambda q: asked.append(q) or False)
     p("d;d;d")
     before = (p.session.deal, list(p.session.moves))
     with pytest.raises(Declined, match="kept deal 7 in hand"):
@@ -94,20 +94,20 @@ def test_ending_a_game_in_play_asks_and_no_keeps_it(data, command):
     assert "counts as abandoned" in asked[0]
     assert (p.session.deal, list(p.session.moves)) == before
     assert p.row().result == "in play"
-    p.session.confirm = lambda q: True
+    p.session.front = Unattended(answer=lambda q: True)
     p(command)
     assert reopen(data).game(2).result == "abandoned"
 
 
 def test_nothing_is_asked_when_nothing_is_at_stake(data):
     p = Played(deal=3)
-    p.session.confirm = lambda q: pytest.fail(f"asked {q!r}")
+    p.session.front = Unattended(answer=lambda q: pytest.fail(f"asked {q!r}"))
     p("new 4")  # no move made: nothing to lose
     p("; ".join(winning_line(4)))
     p("new 5")  # won: nothing to lose either
     p("d; undo")
     asked = []
-    p.session.confirm = lambda q: asked.append(q) or True
+    p.session.front = Unattended(answer=lambda q: asked.append(q) or True)
     p("new 6")  # undone to its start, with a move to redo: it is still a game in play
     assert len(asked) == 1
 
@@ -134,7 +134,7 @@ def test_the_stats_command(data):
     p = Played(deal=2)
     p("; ".join(winning_line(2)))
     p("new 3; d")
-    p.session.confirm = lambda q: True
+    p.session.front = Unattended(answer=lambda q: True)
     p("new 4; d")  # deal 3 abandoned, with the player's word
     text = p("stats")
     assert text.startswith("Musical: your figures\n")
@@ -259,7 +259,7 @@ def test_the_question_counts_the_players_moves_in_calculation(data):
     p = Played(CALCULATION, deal=5, offer=False)
     p("w p1")  # and the card the shell turned up by itself
     asked: list[str] = []
-    p.session.confirm = lambda q: asked.append(q) or False
+    p.session.front = Unattended(answer=lambda q: asked.append(q) or False)
     with pytest.raises(Declined, match=r"kept deal 5 in hand \(1 move\)"):
         p("new 6")
     assert "Deal 5 is in play (1 move)" in asked[0]
@@ -270,14 +270,13 @@ def test_ending_a_coached_game_says_it_is_counted_apart(data):
     so, but counted apart from the player's own games (new-user audit)."""
     p = Played(deal=7, offer=False)
     asked: list[str] = []
-    p.session.confirm = lambda q: asked.append(q) or False
+    p.session.front = Unattended(answer=lambda q: asked.append(q) or False)
     p("coach on; d")
     with pytest.raises(Declined):
         p("new 4")
     assert "recorded as abandoned (counted apart from your own games)" in asked[0], asked
     p.session.coach = False
-    p.session.coached = False
-    p.session.how = "solver"
+    p.session.mark(coached=False, how="solver")
     with pytest.raises(Declined):
         p("new 4")
     assert "counted apart" in asked[1]

@@ -1,0 +1,41 @@
+"""How a checked game stands: the exit statuses and the words of the verdict, in one place.
+
+Batch mode (``musical < game.txt``), ``verify``, ``replay`` and ``solve`` end on the same line
+("won in 142 moves", or how many cards are still to build) and the same exit status, which the
+man page documents (EXIT STATUS) and scripts rely on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .game import Game, Outcome
+from .hand import Position
+from .render import plural
+
+EXIT_WON = 0  # the game is won
+EXIT_NOT_WON = 1  # every line was fine, but the game is not won
+EXIT_USAGE = 2  # the command line was wrong, or a file could not be read
+EXIT_INVALID = 3  # not a transcript, or a move the rules refuse
+EXIT_UNKNOWN = 4  # the solver could not decide within its limit
+EXIT_SOFTWARE = 70  # an internal error (sysexits' EX_SOFTWARE)
+EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT), as shells report it
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where a game stands after its moves: the exit status, the result as programs read it
+    (``verify --json``'s "won" or "not-won") and the line people read."""
+
+    status: int
+    result: str
+    text: str
+
+
+def standing(game: Game, final: Position, moves: int) -> Standing:
+    """The standing of a game of ``moves`` moves that ended in ``final``."""
+    if game.outcome(final) is Outcome.WON:
+        return Standing(EXIT_WON, "won", f"won in {plural(moves, 'move')}")
+    left = game.cards_to_build(final)
+    return Standing(EXIT_NOT_WON, "not-won",
+                    f"legal, not won: after {plural(moves, 'move')}, {plural(left, 'card')} still to build")
