@@ -7,6 +7,7 @@ them."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import shutil
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from musical_cli import __version__, cli
+from musical_cli.game import RulesError
 from musical_cli.games import GAMES
 from musical_cli.language import REGISTRY
 
@@ -311,6 +313,30 @@ def test_every_rule_option_has_an_entry(flag):
     assert flag in documented, f"rule option {flag} has no .TP entry under OPTIONS in man/musical.1"
     owners = [game for game, _ in cli.rule_flags()[flag]]
     assert all(f".SS {game.title}" in _section("GAMES", GAMES_PAGE) for game in owners)
+
+
+def _most_redeals() -> dict[str, int]:
+    """For each game with a --redeals option, the most redeals its rules take: the MAX_REDEALS of
+    its rules module, checked to be the limit its option's parser enforces."""
+    limits = {}
+    for game, option in cli.rule_flags()["--redeals"]:
+        most = importlib.import_module(f"{game.package}.rules").MAX_REDEALS
+        option.parse(str(most))
+        with pytest.raises(RulesError, match=f"0 to {most}"):
+            option.parse(str(most + 1))
+        limits[game.title] = most
+    return limits
+
+
+def test_the_manual_states_the_redeals_limit_the_code_enforces():
+    """Where --redeals is described, each game's part names the largest number it takes."""
+    limits = _most_redeals()
+    assert set(limits) == {"Musical", "Crazy Quilt"}
+    entry = _entry("OPTIONS", "--redeals")
+    for title, most in limits.items():
+        said = entry.split(f"{title}:", 1)[1]
+        said = re.split("|".join(f"{t}:" for t in limits if t != title), said)[0]
+        assert f"from 0 to {most}" in said, f"man/musical.1, OPTIONS, --redeals: {title} must say 'from 0 to {most}'"
 
 
 def test_ci_installs_what_the_readme_says():
