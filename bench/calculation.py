@@ -16,7 +16,7 @@ machine changes them little.
 For many deals on several cores, `musical stats --game calculation --player blind --workers W`
 gives the same figures.
 
-Targets (issue 6, never asserted in a test): thoughtful, 4 piles, deals 1-200: at least 97%
+Targets (never asserted in a test): thoughtful, 4 piles, deals 1-200: at least 97%
 decided within 30 s a deal; blind player, deals 1-2000: above 80% won. Every "won" is replayed
 through the engine before it is counted. One line a deal goes to stderr with --verbose.
 """

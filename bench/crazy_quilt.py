@@ -97,8 +97,8 @@ def use_cpu_clock() -> None:
     """Budgets and times in CPU seconds of this process: the solver reads ``time.perf_counter``
     through its module's ``time``, so give it ``time.process_time`` instead; and the shell's
     ``hint`` its deadlines from ``time.monotonic`` (the first hint's second, how far to undo),
-    which until 2026-12-05 stayed real seconds here, so that the hint figures moved with the
-    machine's load (181 of 300 under load 2.8-3.0, 187 alone, the same code)."""
+    which would otherwise stay real seconds, so that the hint figures moved with the machine's
+    load (181 of 300 beside another process, 187 alone, the same code)."""
     global CLOCK
     import types
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A stats worker's memory over many deals (issue 12, item 3; issue 14): for each game and player,
+"""A stats worker's memory over many deals: for each game and player,
 one worker process solves deals one after another through the same task as ``musical stats``
 (``musical_cli.stats._pool_task``); its peak resident size (VmHWM, read in the worker) is printed
 after the first deal and after the last, and should not grow with the number of deals.

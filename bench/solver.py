@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Solver benchmark: the Targets of issue 5.
+"""Solver benchmark: the Musical solver against its targets (below).
 
 Prints, for each configuration run: won / lost / unknown counts, whether all were decided, the
 greedy and solver win rates, time per deal (median, 90th percentile, max, total wall time),
@@ -21,7 +21,7 @@ solve time on positions from real games (random legal prefixes) at 2 redeals.
     python bench/solver.py --passes --nodes 400000 --range 3 --hints 0
                                             # the same, and where its nodes go (by pass)
 
-Targets (issue 5): 2 redeals, deals 1-200 all decided in under 5 s in total on one worker;
+Targets: 2 redeals, deals 1-200 all decided in under 5 s in total on one worker;
 deals 1-1000 all decided with the default budget at 2 and 0 redeals; at least 90% decided at 1
 redeal with a 10 s budget; hints under a second; under 500 MB resident.
 """

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The winnability table (issue 14): one ``musical stats`` command a row, each keeping its per-deal
+"""The winnability table: one ``musical stats`` command a row, each keeping its per-deal
 results in its own ``--out`` file, and the table made from those files.
 
     python bench/tables.py --print                     # the commands, one a row
@@ -22,10 +22,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-NODES = 200_000  # a deal's search nodes: about 5-10 s of one core of 2026 in these solvers
-# Calculation's solver rows, with its C core (issue 26): about 10 s of one core a deal when it was
-# set (2026-12-01), the budget the issue measures "decided" at (in pure Python they would take 50
-# times as long); an undecided deal also plays up to four witness games (blind.witness).
+NODES = 200_000  # a deal's search nodes: a fifth of a second of one core with Musical's C core
+# Calculation's solver rows, with its C core: about 10 s of one core for a deal it cannot decide,
+# the budget "decided" is measured at (in pure Python they would take 50 times as long); an
+# undecided deal also plays up to four witness games (blind.witness).
 CALCULATION_NODES = 20_000_000
 
 # name: (what the row is, the rule and player flags)

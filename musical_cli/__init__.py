@@ -1,3 +1,3 @@
 """musical: Musical (Betsy Ross) patience and its family, in the terminal."""
 
-__version__ = "0.1.0"
+__version__ = "0.5.0"

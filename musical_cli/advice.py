@@ -197,7 +197,7 @@ def decide(asker: Asker, state: Position, budget: float) -> Verdict:
 # thousands of nodes, the next one proven lost in a handful), while other winnable positions and
 # the opening can take seconds: of the first 122 positions of the hint benchmark, 15 whose first
 # hint gave an undo count that "may not be the latest" had a boundary that 130,000 nodes decide
-# on both sides (docs/crazy-quilt-solver.md, "The undo search").
+# on both sides (docs/solvers.md, "hint in the shell", has the variants measured).
 FIRST_PROBE = 0.02
 
 
@@ -227,8 +227,8 @@ def undo_to_winnable(asker: Asker, budget: float = SOLVE_BUDGET, settle: float |
     least half of what is left (no count is surely the latest until the edge is decided), and a
     new edge twice what the last edge ran out at (proofs get dearer going back). So cheap
     positions on both sides of the boundary decide it even where others are dear: a winnable
-    position that takes seconds to win no longer stops the search short of a boundary that
-    milliseconds prove, as it did when an undecided probe was read as lost (until 2026-12-05).
+    position that takes seconds to win does not stop the search short of a boundary that
+    milliseconds prove, as it would if an undecided probe were read as lost.
     (A walk or middle probe that falls on the edge counts as the edge's.) The answer is a position
     proven winnable, and surely the latest when the one after it is proven lost."""
     hand = asker.hand

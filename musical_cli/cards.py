@@ -24,7 +24,7 @@ class CardParseError(ValueError):
 
 
 class Suit(enum.Enum):
-    # Declared in the order of the unshuffled deck that PySolFC shuffles (musical(1), Numbered deals):
+    # Declared in the order of the unshuffled deck that PySolFC shuffles (musical-games(7), NUMBERED DEALS):
     # clubs, spades, hearts, diamonds.
     CLUBS = ("C", "♣", False)
     SPADES = ("S", "♠", False)

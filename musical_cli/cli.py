@@ -403,7 +403,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
         plain = dumb_terminal()
         # With a deal asked for, nothing from the record is shown before the first prompt: it is
-        # opened once that prompt is drawn (start-up time, issue 23 item 12).
+        # opened once that prompt is drawn, so that the prompt comes sooner.
         later = args.seed is not None and not args.resume and not plain
         recorder = None if later else open_recorder()
         shell = Shell(session, plain=plain, recorder=recorder, open_recorder=open_recorder if later else None)
@@ -773,7 +773,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
         raise UsageError("which deals? give N or A-B (or --from FILE to report on a results file); "
                          "your own games' figures are 'musical history --stats'")
     # Ctrl-C, pressed any number of times, only asks the run to stop: the report still comes, then
-    # exit status 130 (issue 12, item 4); presses after that are ignored until the program exits.
+    # exit status 130; presses after that are ignored until the program exits.
     with catching_interrupts(then_ignore=True) as interrupts:
         try:
             report = _stats_report(args)

@@ -1,4 +1,4 @@
-"""Deal numbers and the shuffled decks they name, exactly as PySolFC deals them (musical(1), Numbered deals).
+"""Deal numbers and the shuffled decks they name, exactly as PySolFC deals them (musical-games(7), NUMBERED DEALS).
 
 A deal number is ``N`` (1 <= N <= 10**20) or ``msN`` (Microsoft FreeCell generator forced).
 Numbers up to 31999 use the Microsoft generator, larger ones the Mersenne Twister as PySolFC

@@ -281,7 +281,7 @@ class Game(ABC):
 
     @property
     def rules_text(self) -> str:
-        """The rules for people, the same text as the man page's subsection for the game (GAMES)."""
+        """The rules for people, the same text as the game's subsection of musical-games(7), GAMES."""
         if not self.package:
             raise NotAvailable(f"no rules text for {self.title}")
         from importlib import resources  # here, not at start-up: only 'rules' reads the text

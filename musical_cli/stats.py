@@ -148,7 +148,7 @@ def percentile(values: list[float], q: float) -> float:
 def clear_caches() -> None:
     """Empty the memos that the games' modules keep between calls (each offers ``clear_caches``).
     Called after every deal, so that a worker's memory does not grow with the number of deals it
-    has solved (issue 12, item 3): the memos are keyed by positions, and a new deal reuses little
+    has solved: the memos are keyed by positions, and a new deal reuses little
     of another's. Only modules already imported are visited: this imports nothing. The list of
     them is made again only when a module has been imported since (a sweep of sys.modules costs
     a tenth of a millisecond, as much as some deals)."""

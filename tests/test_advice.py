@@ -301,8 +301,8 @@ def test_the_undo_search_decides_a_cheap_boundary_past_dear_winnable_positions(m
     more than a probe may have (as early positions of a Crazy Quilt game often do), while 40 is
     won and 41-59 proven lost at once. The first hint's undo search still names position 40,
     surely the latest: an undecided probe is read as neither winnable nor lost, and the position
-    just before the earliest one proven lost is probed first. (Read as lost, as it was until
-    2026-12-05, the first undecided probe ended the search short of the boundary.)"""
+    just before the earliest one proven lost is probed first. (Read as lost, the first
+    undecided probe would end the search short of the boundary.)"""
     session, probed = _probed_game(monkeypatch, lambda i: WON if i == 40 else UNKNOWN if i < 40 else LOST)
     undo = advice.undo_budget(0.0)
     got = advice.undo_to_winnable(session, undo, probe=undo, start_probe=0.0, lost_here=True)
@@ -311,8 +311,8 @@ def test_the_undo_search_decides_a_cheap_boundary_past_dear_winnable_positions(m
 
 def test_an_undo_count_never_names_the_position_in_hand(monkeypatch):
     """A game that kept to the winning line found from its start, here undecided (its own probe
-    ran out): the count names the position before this one, never 'undo 0' (found by a review,
-    2026-12-05: the walk along a winning line went as far as the position in hand)."""
+    ran out): the count names the position before this one, never 'undo 0' (the walk along a
+    winning line stops before the position in hand)."""
     from musical_cli.language import Session
 
     rules = MusicalRules()

@@ -1,4 +1,4 @@
-"""Batch mode, the contract scripts rely on (issue 3): commands from a pipe, every exit status,
+"""Batch mode, the contract scripts rely on: commands from a pipe, every exit status,
 ``line N:`` on standard error, plain output. Both through :func:`run_batch` and through the real
 program as a subprocess."""
 
@@ -176,7 +176,7 @@ def test_output_has_no_escape_codes():
 
 
 def test_a_too_long_line_is_3():
-    # Commands are read and run a line at a time (issue 12, item 14): the line before it ran.
+    # Commands are read and run a line at a time: the line before it ran.
     status, _, err, s = batch("d\n" + "d;" * 600 + "\n")
     assert status == EXIT_INVALID
     assert err.startswith("line 2: ")
@@ -449,7 +449,7 @@ def test_program_a_comment_is_one_line_whatever_it_holds(separator):
     assert p.stderr.startswith("line 3:"), p.stderr
 
 
-# --- issue 12, items 5 and 6: no home -------------------------------------------------------------
+# --- no home ---------------------------------------------------------------------------------
 
 # The program with no password entry for its uid (patched: the tests may run as any user).
 NO_PASSWD = ("import pwd, sys\n"
@@ -488,7 +488,7 @@ def test_program_without_a_home_plays_and_save_without_a_file_says_why(tmp_path,
     assert (tmp_path / "game.txt").is_file()
 
 
-# --- issue 12, item 2: a transcript is data, never executed ----------------------------------------
+# --- a transcript is data, never executed ---------------------------------------------------
 
 TRANSCRIPT_COMMANDS = ["save victim.txt", "load victim.txt", "new 5", "hint", "show", "undo", "restart",
                        "help", "quit", "d; d", "moves", "solve play", "auto"]
@@ -541,7 +541,7 @@ def test_a_command_script_without_a_header_may_still_save(tmp_path, monkeypatch)
     assert (tmp_path / "mine.txt").read_text(encoding="utf-8").splitlines()[-2:] == ["d", "result: unfinished"]
 
 
-# --- issue 12, item 14: command input is streamed, without an overall limit --------------------------
+# --- command input is streamed, without an overall limit -----------------------------------------
 
 
 def test_commands_are_read_as_they_come():
@@ -582,7 +582,7 @@ def test_program_a_line_that_is_not_utf8_is_named():
     assert p.stderr.decode().startswith("line 3: ")
 
 
-# --- issue 12, item 9: output that cannot carry Unicode ------------------------------------------------
+# --- output that cannot carry Unicode ------------------------------------------------------------
 
 NOT_UTF8 = [{"PYTHONIOENCODING": "ascii"}, {"LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}]
 

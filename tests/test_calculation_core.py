@@ -1,5 +1,5 @@
 """The Calculation solver's C core (musical_cli/games/calculation/_search.c) against the Python
-search it transcribes (issue 26).
+search it transcribes.
 
 The core must explore the same nodes in the same order as ``_Search``: so on every position the
 verdict, the winning line and the node count are the same, with or without a node limit, for

@@ -1,5 +1,5 @@
 """The Calculation solver's witnesses (blind.witness, asked by Game.search): a long search left
-undecided asks the blind player for a won game (issue 26: deals the search does not win in
+undecided asks the blind player for a won game (it wins deals the search does not win in
 20,000,000 nodes).
 
 What must hold: a witness's win is a real line (it replays to a won game); a lost witness

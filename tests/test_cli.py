@@ -1,5 +1,5 @@
 """The command line: --version, --help, ``musical deal`` (text and JSON), ``verify`` and ``replay``
-with their exit statuses, and a closed pipe (issue 2 and issue 3)."""
+with their exit statuses, and a closed pipe."""
 
 from __future__ import annotations
 
@@ -352,7 +352,7 @@ def test_deal_json_1_to_1000_is_quick():
     lines = p.stdout.splitlines()
     assert len(lines) == 1000
     assert [json.loads(line)["seed"] for line in lines] == list(range(1, 1001))
-    assert elapsed < 10  # the issue: "a few seconds"
+    assert elapsed < 10  # "a few seconds" at most
 
 
 def test_deal_names_the_variant(capsys):

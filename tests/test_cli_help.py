@@ -1,5 +1,5 @@
 """Every subcommand's --help opens with one sentence of what it does, and a usage error in a
-subcommand shows that subcommand's usage (issue 23, item 11)."""
+subcommand shows that subcommand's usage."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Bad numbers are refused as usage errors that name the limit, in every entry point (command
-line, batch mode, a transcript's header, the shell), never an internal error (issue 23, item 13;
-issue 22's @ID and --limit): redeals past what the rules allow, thousands of digits, ids past
+line, batch mode, a transcript's header, the shell), never an internal error: redeals past what
+the rules allow, thousands of digits, @ID and --limit past
 SQLite's integers, digits that are not ASCII."""
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def test_the_shell_loads_no_such_transcript(tmp_path):
         execute(session, f"load {path}")
 
 
-# --- @ID and --limit (issue 22) -----------------------------------------------------------------
+# --- @ID and --limit --------------------------------------------------------------------------
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The live coach in a real pseudo-terminal (issue 24): along a winning line the status line says
+"""The live coach in a real pseudo-terminal: along a winning line the status line says
 winnable, the move that leaves it for a proven loss is announced and shown lost, and the prompt
 takes commands while a verdict is still being searched for."""
 

@@ -1,5 +1,5 @@
 """The command language without any UI: split_line, the registry, execute, undo/redo, new/restart,
-help, and save/load (issue 3, "Parser and registry tests without any UI")."""
+help, and save/load."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from musical_cli.language import REGISTRY, CommandError, Session, execute, looku
 from musical_cli.moves import DEAL, REDEAL, F, Transfer, W
 from musical_cli.render import plain
 
-# The commands the issue names; hint/solve/save/load come with later issues but share the table.
+# Commands the shell must have, with their aliases (the advice and record commands are tested apart).
 REQUIRED = {
     "d": ("deal",), "w": (), "redeal": (), "undo": (), "redo": (), "moves": (), "show": (),
     "new": (), "restart": (), "help": (), "quit": ("exit",), "save": (), "load": (),
@@ -419,7 +419,7 @@ def test_quit_and_its_aliases_stop_the_line():
 
 
 def test_help_lists_every_command_and_move():
-    # issue 23: help fits 24 rows, so it lists the commands by usage ('help COMMAND' gives the
+    # help fits 24 rows, so it lists the commands by usage ('help COMMAND' gives the
     # summary), and the move commands (d, w, redeal) as the game's moves.
     s = session()
     out = text(execute(s, "help"))
@@ -959,7 +959,7 @@ def test_a_second_hint_reuses_the_verdicts_of_the_first(monkeypatch):
     assert calls
 
 
-# --- issue 12, item 1: only a proven loss is reported as a loss ------------------------------------
+# --- only a proven loss is reported as a loss ----------------------------------------------------
 
 
 @pytest.fixture
@@ -1017,7 +1017,7 @@ def test_a_count_that_is_not_ascii_digits_gives_the_usage(command, count):
         execute(s, f"{command} {count}")
 
 
-# --- issue 12, items 5 and 6: a path that needs a home that is not there -----------------------------
+# --- a path that needs a home that is not there -----------------------------------------------------
 
 
 @pytest.mark.parametrize("command", ["save", "load"])
@@ -1042,7 +1042,7 @@ def test_save_without_a_file_and_without_a_home_says_so(monkeypatch):
         execute(s, "save")
 
 
-# --- issue 12, item 16: a long line of moves, for a player to follow ---------------------------------
+# --- a long line of moves, for a player to follow -------------------------------------------------
 
 
 def _words_of(lines: list[str]) -> list[str]:

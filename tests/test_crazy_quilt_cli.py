@@ -1,4 +1,4 @@
-"""Crazy Quilt through the shared layers (issue 16): the command line, batch mode with its exit
+"""Crazy Quilt through the shared layers: the command line, batch mode with its exit
 statuses and ``line N:`` for each kind of illegal move, transcripts, ``verify``, the shell
 through pipe input and its completion, ``deal --json``."""
 

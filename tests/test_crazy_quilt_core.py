@@ -188,7 +188,7 @@ def test_same_search_where_a_dealt_card_has_its_copy_under_it(seed, name, deal_o
 def test_same_search_where_a_popped_card_lets_a_cell_go():
     """The same reason to re-test a cell (its card may now go to a foundation) when the card
     taken is the waste's top, popped in the drain. One position in about 100,000 of games that
-    deal often needs it (a hunt over 98,533, 2026-12-06, found this one): a core that drops it
+    deal often needs it (a hunt over 98,533 found this one): a core that drops it
     there searches the same nodes to the same verdict (undecided) but keeps another table (2,310
     entries against 2,277), so the table's size is what catches it, and only from about 1,500
     nodes on."""

@@ -338,7 +338,7 @@ def test_bad_ranges(text):
 
 @pytest.mark.parametrize("text", ["²", "٣", "-²"])
 def test_a_digit_that_is_not_ascii_is_not_called_a_number_below_1(text):
-    # "new ٣" said "deal numbers start at 1" (issue 12: the same class as 'undo ²')
+    # "new ٣" must not say "deal numbers start at 1": a digit that is not ASCII is no number (as 'undo ²')
     with pytest.raises(DealNumberError) as info:
         DealNumber.parse(text)
     assert "start at 1" not in str(info.value)

@@ -1,5 +1,5 @@
 """Where files live and how they are written (musical_cli.files): the atomic write that a failure
-cannot leave half done (issue 4), the bounded read, and the XDG base directories."""
+cannot leave half done, the bounded read, and the XDG base directories."""
 
 from __future__ import annotations
 
@@ -115,7 +115,7 @@ def test_the_text_is_synced_before_the_rename(tmp_path, monkeypatch):
     monkeypatch.setattr(files.os, "fsync", fsync)
     monkeypatch.setattr(files.os, "replace", replace)
     atomic_write(path, NEW)
-    # and the directory synced after the rename, so that a power cut cannot undo it (issue 12)
+    # and the directory synced after the rename, so that a power cut cannot undo it
     assert events == [("fsync", len(NEW.encode())), ("replace", tmp_path, path), ("fsync directory",)]
 
 
@@ -221,7 +221,7 @@ def test_the_directories_are_not_created_by_asking(home):
     assert list(home.iterdir()) == []
 
 
-# --- issue 12, items 5, 6 and 8: no home, an empty HOME, ~user ------------------------------------
+# --- no home, an empty HOME, ~user ------------------------------------------------------------
 
 
 @pytest.fixture
@@ -283,7 +283,7 @@ def test_expand_user_without_a_home(monkeypatch, no_passwd_entry):
         files.expand_user("~/x.txt")
 
 
-# --- issue 12, items 12 and 13: links, stale temporary files ------------------------------------------
+# --- links, stale temporary files ---------------------------------------------------------------
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="symbolic links")
@@ -336,7 +336,7 @@ def test_a_hard_linked_file_is_unchanged_by_text_that_cannot_be_written(tmp_path
 def test_stale_temporary_files_of_our_naming_are_removed(tmp_path):
     old = time.time() - 3600
     stale = [".game.txt.abcd1234.musical-tmp", ".other.txt.zz_9yy00.musical-tmp",
-             ".game.txt.k2j3h4g5.tmp"]  # the naming before issue 12, for the file saved
+             ".game.txt.k2j3h4g5.tmp"]  # an older musical's naming, for the file saved
     kept = [".game.txt.fresh123.musical-tmp",  # a save in flight, perhaps another process's
             ".other.txt.abcd1234.tmp",  # older naming, but another file's: perhaps not ours
             "notes.tmp", ".game.txt.TOOLONG123.musical-tmp", "game.txt.abcd1234.musical-tmp"]

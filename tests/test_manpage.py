@@ -1,8 +1,13 @@
-"""The man page (man/musical.1) against the code: every shell command, subcommand and exit status
-is documented; the roff is clean under mandoc and groff; the package installs the page."""
+"""The manual against the code. It is three pages, split as git's and SQLite's are: the command
+(man/musical.1: the shell's commands, the subcommands, the options, the exit statuses), the file
+formats (man/musical-formats.5) and the games (man/musical-games.7: their rules, word for word the
+shell's rules text). Every shell command, subcommand, option and exit status is documented; each
+page is clean under mandoc and groff, fits 80 columns and links the others; the package installs
+them."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import shutil
@@ -13,17 +18,23 @@ from pathlib import Path
 import pytest
 
 from musical_cli import __version__, cli
+from musical_cli.game import RulesError
 from musical_cli.games import GAMES
 from musical_cli.language import REGISTRY
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGE = ROOT / "man" / "musical.1"
+MAN = ROOT / "man"
+PAGE = MAN / "musical.1"  # the command
+FORMATS = MAN / "musical-formats.5"  # transcripts, results files, JSON, the record
+GAMES_PAGE = MAN / "musical-games.7"  # the rules, notation and layouts of the games
+PAGES = [PAGE, FORMATS, GAMES_PAGE]
 PYPROJECT = ROOT / "pyproject.toml"
 README = ROOT / "README.md"
+MAX_LINES = 1000  # a page longer than this is split again, not grown
 
 
-def _source() -> list[str]:
-    return PAGE.read_text(encoding="utf-8").splitlines()
+def _source(page: Path = PAGE) -> list[str]:
+    return page.read_text(encoding="utf-8").splitlines()
 
 
 def _unescape(text: str) -> str:
@@ -38,15 +49,15 @@ def _arguments(line: str) -> list[str]:
     return [m.group(1) if m.group(1) is not None else m.group(2) for m in words][1:]
 
 
-def _section(name: str) -> list[str]:
+def _section(name: str, page: Path = PAGE) -> list[str]:
     """The lines of ``.SH NAME`` up to the next ``.SH``."""
-    lines = _source()
+    lines = _source(page)
     heads = [i for i, line in enumerate(lines) if line.startswith(".SH")]
     for i in heads:
         if " ".join(_arguments(lines[i])) == name:
             end = next((j for j in heads if j > i), len(lines))
             return lines[i + 1 : end]
-    raise AssertionError(f"man/musical.1 has no section .SH {name!r}")
+    raise AssertionError(f"man/{page.name} has no section .SH {name!r}")
 
 
 def _bold_words(line: str) -> set[str]:
@@ -63,31 +74,86 @@ def _bold_words(line: str) -> set[str]:
     return {_unescape(w).strip() for w in words if w.strip()}
 
 
-def _tags(section: str) -> list[set[str]]:
+def _tags(section: str, page: Path = PAGE) -> list[set[str]]:
     """For each ``.TP`` of a section, the bold words of its tag line."""
-    lines = _section(section)
+    lines = _section(section, page)
     return [_bold_words(lines[i + 1]) for i, line in enumerate(lines[:-1]) if line.strip() == ".TP"]
 
 
-def test_page_has_the_sections_users_look_for():
-    heads = {" ".join(_arguments(line)) for line in _source() if line.startswith(".SH")}
-    wanted = {
-        "NAME",
-        "SYNOPSIS",
-        "DESCRIPTION",
-        "COMMANDS",
-        "MOVE NOTATION",
-        "BATCH MODE",
-        "TRANSCRIPTS",
-        "SUBCOMMANDS",
-        "OPTIONS",
-        "EXIT STATUS",
-        "ENVIRONMENT",
-        "FILES",
-        "EXAMPLES",
-        "SEE ALSO",
-    }
-    assert wanted <= heads, f"missing sections: {sorted(wanted - heads)}"
+def _plain(lines: list[str]) -> str:
+    """Lines of roff as the words a reader sees: the arguments of a font macro (.B, .BR, ...)
+    run together as roff sets them, other requests dropped."""
+    words = []
+    for line in lines:
+        if not line.startswith("."):
+            words.append(line)
+        elif re.match(r"\.(B|I) ", line):
+            words.append(" ".join(_arguments(line)))
+        elif re.match(r"\.(BR|RB|BI|IB|IR|RI) ", line):
+            words.append("".join(_arguments(line)))
+    return " ".join(_unescape(" ".join(words)).split())
+
+
+def _entry(section: str, word: str, page: Path = PAGE) -> str:
+    """The text of the ``.TP`` entry of a section whose tag has ``word`` in bold, as plain words."""
+    lines = _section(section, page)
+    for i, line in enumerate(lines[:-1]):
+        if line.strip() == ".TP" and word in _bold_words(lines[i + 1]):
+            end = next((j for j in range(i + 2, len(lines)) if lines[j].startswith((".TP", ".PP", ".SS"))),
+                       len(lines))
+            return _plain(lines[i + 2:end])
+    raise AssertionError(f"man/{page.name} has no .TP entry for {word} under {section}")
+
+
+SECTIONS = {
+    PAGE: ["NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "BATCH MODE", "SUBCOMMANDS", "OPTIONS",
+           "EXIT STATUS", "ENVIRONMENT", "FILES", "EXAMPLES", "SEE ALSO"],
+    FORMATS: ["NAME", "DESCRIPTION", "TRANSCRIPTS", "RESULTS FILES", "JSON OUTPUT", "THE RECORD", "SEE ALSO"],
+    GAMES_PAGE: ["NAME", "DESCRIPTION", "GAMES", "MOVE NOTATION", "LAYOUTS", "NUMBERED DEALS", "DIFFICULTY",
+                 "WINNABILITY", "SEE ALSO"],
+}
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_page_has_the_sections_users_look_for(page):
+    heads = {" ".join(_arguments(line)) for line in _source(page) if line.startswith(".SH")}
+    wanted = set(SECTIONS[page])
+    assert wanted <= heads, f"man/{page.name} lacks the sections {sorted(wanted - heads)}"
+
+
+def test_the_manual_is_the_pages_named():
+    assert sorted(MAN.iterdir()) == sorted(PAGES), "a page of man/ is not checked by these tests"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_a_page_stays_short(page):
+    """The manual was one page of nearly 2,000 lines: a page past 1,000 is split again."""
+    assert len(_source(page)) <= MAX_LINES, f"man/{page.name} has {len(_source(page))} lines"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_a_page_s_name_and_section_are_its_file_s(page):
+    th = next(line for line in _source(page) if line.startswith(".TH"))
+    name, section = _unescape(" ".join(_arguments(th)[:2])).split()
+    assert f"{name.lower()}.{section}" == page.name
+
+
+def _name(page: Path) -> str:
+    return f"{page.stem}({page.suffix[1:]})"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_see_also_names_the_other_pages(page):
+    see_also = _plain(_section("SEE ALSO", page))
+    missing = [_name(p) for p in PAGES if p != page and _name(p) not in see_also]
+    assert not missing, f"SEE ALSO of man/{page.name} does not name {missing}"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_every_musical_page_referred_to_is_a_page(page):
+    found = set(re.findall(r"\bmusical(?:-[a-z]+)?\(\d\)", _plain(_source(page))))
+    assert found - {_name(page)}, f"man/{page.name} refers to no other page"
+    assert found <= {_name(p) for p in PAGES}, f"man/{page.name} refers to pages that are not in man/: {found}"
 
 
 @pytest.mark.parametrize("name", sorted(REGISTRY))
@@ -150,9 +216,10 @@ def test_no_exit_status_the_program_does_not_use():
         )
 
 
-def test_the_page_names_this_version():
-    th = next(line for line in _source() if line.startswith(".TH"))
-    assert f"musical {__version__}" in _arguments(th), f"update the .TH line to 'musical {__version__}'"
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_the_page_names_this_version(page):
+    th = next(line for line in _source(page) if line.startswith(".TH"))
+    assert f"musical {__version__}" in _arguments(th), f"update man/{page.name}'s .TH line to 'musical {__version__}'"
 
 
 LINTERS = {
@@ -161,13 +228,14 @@ LINTERS = {
 }
 
 
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
 @pytest.mark.parametrize("tool", sorted(LINTERS))
-def test_roff_is_clean(tool):
+def test_roff_is_clean(tool, page):
     if shutil.which(tool) is None:
         pytest.skip(f"{tool} is not installed (Debian: apt-get install mandoc groff-base)")
-    result = subprocess.run([*LINTERS[tool], str(PAGE)], capture_output=True, text=True, timeout=60)
+    result = subprocess.run([*LINTERS[tool], str(page)], capture_output=True, text=True, timeout=60)
     output = (result.stdout + result.stderr).strip()
-    assert output == "", f"{tool} complains about man/musical.1:\n{output}"
+    assert output == "", f"{tool} complains about man/{page.name}:\n{output}"
     assert result.returncode == 0
 
 
@@ -179,21 +247,24 @@ def _pyproject() -> dict:
     return tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))
 
 
-def test_the_package_installs_the_page():
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_the_package_installs_the_page(page):
     # `pip install .` puts the data files under sys.prefix; an editable install may not, so the
-    # mapping in pyproject.toml is what is checked.
+    # mapping in pyproject.toml is what is checked: each page in the directory of its section.
     data_files = _pyproject()["tool"]["setuptools"]["data-files"]
-    assert "man/musical.1" in data_files.get("share/man/man1", []), (
-        "pyproject.toml must map share/man/man1 to man/musical.1 in [tool.setuptools.data-files]"
+    where = f"share/man/man{page.suffix[1:]}"
+    assert f"man/{page.name}" in data_files.get(where, []), (
+        f"pyproject.toml must map {where} to man/{page.name} in [tool.setuptools.data-files]"
     )
-    assert PAGE.is_file()
+    assert page.is_file()
 
 
-def test_an_installed_page_is_this_page():
-    installed = Path(sys.prefix) / "share" / "man" / "man1" / "musical.1"
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_an_installed_page_is_this_page(page):
+    installed = Path(sys.prefix) / "share" / "man" / f"man{page.suffix[1:]}" / page.name
     if not installed.is_file():
         pytest.skip("the package is installed editable (no data files under sys.prefix)")
-    assert installed.read_bytes() == PAGE.read_bytes()
+    assert installed.read_bytes() == page.read_bytes()
 
 
 def test_readme_gives_the_two_setup_commands():
@@ -202,10 +273,10 @@ def test_readme_gives_the_two_setup_commands():
     assert "python3 -m venv .venv && .venv/bin/pip install '.[test,cluster]' && .venv/bin/pytest -q" in text
 
 
-def _subsection_paragraphs(section: str, title: str) -> list[str]:
+def _subsection_paragraphs(section: str, title: str, page: Path = GAMES_PAGE) -> list[str]:
     """The paragraphs of ``.SS title`` in a section, as plain text with single spaces. Only
     ``.PP`` and ``.B`` may appear there: the text is the game's rules, word for word."""
-    lines = _section(section)
+    lines = _section(section, page)
     start = lines.index(f".SS {title}")
     paragraphs: list[list[str]] = [[]]
     for line in lines[start + 1:]:
@@ -241,7 +312,31 @@ def test_every_rule_option_has_an_entry(flag):
     documented = {word for tag in _tags("OPTIONS") for word in tag}
     assert flag in documented, f"rule option {flag} has no .TP entry under OPTIONS in man/musical.1"
     owners = [game for game, _ in cli.rule_flags()[flag]]
-    assert all(f".SS {game.title}" in _section("GAMES") for game in owners)
+    assert all(f".SS {game.title}" in _section("GAMES", GAMES_PAGE) for game in owners)
+
+
+def _most_redeals() -> dict[str, int]:
+    """For each game with a --redeals option, the most redeals its rules take: the MAX_REDEALS of
+    its rules module, checked to be the limit its option's parser enforces."""
+    limits = {}
+    for game, option in cli.rule_flags()["--redeals"]:
+        most = importlib.import_module(f"{game.package}.rules").MAX_REDEALS
+        option.parse(str(most))
+        with pytest.raises(RulesError, match=f"0 to {most}"):
+            option.parse(str(most + 1))
+        limits[game.title] = most
+    return limits
+
+
+def test_the_manual_states_the_redeals_limit_the_code_enforces():
+    """Where --redeals is described, each game's part names the largest number it takes."""
+    limits = _most_redeals()
+    assert set(limits) == {"Musical", "Crazy Quilt"}
+    entry = _entry("OPTIONS", "--redeals")
+    for title, most in limits.items():
+        said = entry.split(f"{title}:", 1)[1]
+        said = re.split("|".join(f"{t}:" for t in limits if t != title), said)[0]
+        assert f"from 0 to {most}" in said, f"man/musical.1, OPTIONS, --redeals: {title} must say 'from 0 to {most}'"
 
 
 def test_ci_installs_what_the_readme_says():
@@ -301,24 +396,24 @@ RENDERERS = {
 }
 
 
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
 @pytest.mark.parametrize("tool", sorted(RENDERERS))
-def test_page_fits_80_columns(tool):
+def test_page_fits_80_columns(tool, page):
     """No warning (such as tbl's "table wider than line width") and no line over 80 columns: an
     example or a table that does not fit is cut or wrapped by the terminal."""
     if shutil.which(tool) is None:
         pytest.skip(f"{tool} is not installed (Debian: apt-get install mandoc groff-base)")
-    result = subprocess.run([*RENDERERS[tool], str(PAGE)], capture_output=True, timeout=60,
+    result = subprocess.run([*RENDERERS[tool], str(page)], capture_output=True, timeout=60,
                             env={**os.environ, "LC_ALL": "C.UTF-8"})
     assert result.returncode == 0
     warnings = result.stderr.decode("utf-8", "replace").strip()
-    assert warnings == "", f"{tool} at 80 columns complains about man/musical.1:\n{warnings}"
+    assert warnings == "", f"{tool} at 80 columns complains about man/{page.name}:\n{warnings}"
     text = re.sub(r".\x08", "", result.stdout.decode("utf-8"))  # overstrike bold, if any is left
     wide = [line for line in text.splitlines() if _width(line) > 80]
-    assert not wide, "lines wider than 80 columns in man/musical.1:\n" + "\n".join(wide)
+    assert not wide, f"lines wider than 80 columns in man/{page.name}:\n" + "\n".join(wide)
 
 
-def test_the_record_s_schema_version_is_the_one_in_files():
+def test_the_record_s_schema_version_is_the_one_in_its_format():
     from musical_cli.store import SCHEMA_VERSION
 
-    text = (ROOT / "man" / "musical.1").read_text(encoding="utf-8")
-    assert f"schema version {SCHEMA_VERSION}\n" in text
+    assert f"schema version {SCHEMA_VERSION}" in _plain(_section("THE RECORD", FORMATS))

@@ -1,4 +1,4 @@
-"""A game is a plug-in behind the protocol (issue 11): a toy game defined here, that no shared
+"""A game is a plug-in behind the protocol: a toy game defined here, that no shared
 module names, plays through batch mode, a transcript round trip, ``verify``, the shell (pipe
 input) and the command line, its rule flags built from its own declarations."""
 

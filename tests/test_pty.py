@@ -1,4 +1,4 @@
-"""The real program in a real pseudo-terminal, through pexpect (issue 3): start ``musical --seed 1``,
+"""The real program in a real pseudo-terminal, through pexpect: start ``musical --seed 1``,
 type ``d``, see J♦ on the waste, ``quit``. Plus Ctrl-D, Ctrl-C, errors, the toolbar and colour."""
 
 from __future__ import annotations
@@ -203,7 +203,7 @@ def test_black_suits_are_not_forced_to_black(env):
 
 def test_output_to_a_file_at_a_terminal_is_batch_mode(env, tmp_path):
     """`musical --seed 1 > out.txt` typed at a terminal: no prompt drawn into the file; the
-    typed lines are read as batch input until Ctrl-D (issue 12, item 15)."""
+    typed lines are read as batch input until Ctrl-D."""
     out = tmp_path / "out.txt"
     child = pexpect.spawn("/bin/sh", ["-c", f'exec "{sys.executable}" -m musical_cli --seed 1 > "{out}"'],
                           env=env, encoding="utf-8", timeout=TIMEOUT)
@@ -219,7 +219,7 @@ def test_output_to_a_file_at_a_terminal_is_batch_mode(env, tmp_path):
     assert text.splitlines()[-1] == "legal, not won: after 1 move, 44 cards still to build"
 
 
-# --- issue 12, items 7 and 10: a dumb terminal, a history that cannot be used -----------------------
+# --- a dumb terminal, a history that cannot be used ---------------------------------------------------
 
 
 def test_a_dumb_terminal_gets_plain_text(spawn):
@@ -274,7 +274,7 @@ def test_a_history_that_cannot_be_used_is_one_line_of_warning(spawn, env, tmp_pa
     assert raw.count("The history is kept for this session only") == 1
 
 
-# --- the player's record (issue 13) ------------------------------------------------------------
+# --- the player's record ---------------------------------------------------------------------
 
 
 def _toolbar(term: Terminal) -> str:
@@ -375,7 +375,7 @@ def test_a_damaged_record_is_set_aside_and_play_goes_on(spawn, tmp_path):
     term = spawn("--seed", "1")
     term.expect(PROMPT)
     # With a deal asked for, the record is opened once the first prompt is drawn: its warning
-    # follows, wrapped between words at the terminal's width (issue 23): read it as words.
+    # follows, wrapped between words at the terminal's width: read it as words.
     said = term.expect("started")
     said = " ".join(re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", said).split())
     assert "is damaged" in said and "it is kept as" in said and "a new record is" in said

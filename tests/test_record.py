@@ -1,4 +1,4 @@
-"""The record tied to the shell (issue 13): every change of the game in hand reaches the store at
+"""The record tied to the shell: every change of the game in hand reaches the store at
 once, resume rebuilds the undo and redo history, bad conditions cost one line and never the game,
 and only the interactive shell writes."""
 

@@ -1,4 +1,4 @@
-"""What the player's record counts (issue 22): a win is the player's own, no game in hand is ended
+"""What the player's record counts: a win is the player's own, no game in hand is ended
 without the player's word, the figures where a player looks for them, and a bad record costs one
 line."""
 
@@ -35,7 +35,7 @@ def figures(capsys) -> dict:
 
 
 def test_the_solver_s_win_and_loaded_games_are_not_the_player_s(data, capsys):
-    """The issue's session: deal 1, 'solve play', then 'load @1' twice: nothing is the player's."""
+    """Deal 1, 'solve play', then 'load @1' twice: nothing is the player's."""
     p = Played(deal=1)
     assert "played" in p("solve play")
     p("load @1")

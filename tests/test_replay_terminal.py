@@ -1,6 +1,6 @@
 """``musical replay`` on a terminal: forward (Enter, n, space), back (b, p), a move number, the
 end (e, $), quit (q, Ctrl-D); quitting before the end says where it stopped and exits 4, not the
-verdict of moves it did not show (issue 23, item 10). On a pipe it prints it all (test_cli)."""
+verdict of moves it did not show. On a pipe it prints it all (test_cli)."""
 
 from __future__ import annotations
 

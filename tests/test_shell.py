@@ -1,5 +1,5 @@
-"""The real interactive Shell, driven through prompt_toolkit's pipe input (issue 3, "shell tests
-through create_pipe_input and DummyOutput"): keys in, the session and what was printed out."""
+"""The real interactive Shell, driven through prompt_toolkit's pipe input
+(create_pipe_input and DummyOutput): keys in, the session and what was printed out."""
 
 from __future__ import annotations
 
@@ -432,7 +432,7 @@ def test_an_unwritable_state_directory_does_not_stop_play(tmp_path, monkeypatch)
     assert s.moves == [DEAL]
 
 
-# --- issue 12, items 7 and 10 --------------------------------------------------------------------------
+# --- a dumb terminal, a history that cannot be used ---------------------------------------------------
 
 
 def test_a_history_file_that_fails_mid_session_is_no_error(tmp_path):
@@ -464,7 +464,7 @@ def test_the_plain_shell_for_a_dumb_terminal():
     assert text.count("musical> ") == 4 and "needs a 6" in text and re.search(r"waste\s+J♦", text)
 
 
-# --- issue 12, item 11: a bracketed paste of many lines ---------------------------------------------
+# --- a bracketed paste of many lines ------------------------------------------------------------
 
 PASTE_START, PASTE_END = "\x1b[200~", "\x1b[201~"
 
@@ -503,7 +503,7 @@ def test_a_paste_of_one_line_is_typed_text():
     assert r.moves == ["d"]
 
 
-# --- issue 12, item 16 -------------------------------------------------------------------------------
+# --- a long line of moves, wrapped between moves ------------------------------------------------------
 
 
 def test_solve_in_the_shell_fits_the_terminal_and_groups_the_passes():

@@ -25,7 +25,7 @@ from musical_cli.shell import Shell, ShellCompleter
 ENTER = "\r"
 MUSICAL, CALCULATION, QUILT = GAMES["musical"], GAMES["calculation"], GAMES["crazy-quilt"]
 
-# Every game and variant the issue names: (game, rule options, the name players know it by).
+# Every game and variant: (game, rule options, the name players know it by).
 VARIANTS = [
     (MUSICAL, {}, "Musical"),
     (MUSICAL, {"redeals": "1"}, "Musical with 1 redeal"),

@@ -1,6 +1,6 @@
 """``musical solve`` shows a progress line on standard error while it searches, when standard
-error is a terminal, and wipes it before the answer; nothing when it is not a terminal (issue 23,
-item 9). No wall-clock time is asserted: --budget only makes the search long enough to report."""
+error is a terminal, and wipes it before the answer; nothing when it is not a terminal. No
+wall-clock time is asserted: --budget only makes the search long enough to report."""
 
 from __future__ import annotations
 

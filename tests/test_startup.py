@@ -1,4 +1,4 @@
-"""Start-up (issue 23, item 12): with a deal asked for, the shell opens the player's record only
+"""Start-up: with a deal asked for, the shell opens the player's record only
 once its first prompt is on the screen, and records from the first move all the same. (The time
 itself is bench/startup.py's to measure: no test asserts a wall-clock time.)"""
 

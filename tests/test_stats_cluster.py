@@ -1,4 +1,4 @@
-"""``musical stats --scheduler``: the deals on a real Dask cluster (issue 14).
+"""``musical stats --scheduler``: the deals on a real Dask cluster.
 
 A ``distributed.LocalCluster`` of two worker processes: the per-deal results equal the local
 pool's, a worker killed in the middle of a run loses no deal and counts none twice, and the

@@ -1,5 +1,5 @@
-"""``musical stats --out FILE`` (one JSON line per deal, resumable) and ``--from FILE`` (issue 14),
-and the memory of a worker over many deals (issue 12, item 3)."""
+"""``musical stats --out FILE`` (one JSON line per deal, resumable) and ``--from FILE``,
+and the memory of a worker over many deals."""
 
 from __future__ import annotations
 
@@ -203,7 +203,7 @@ def test_calculation_blind_lines(tmp_path, quick_blind):
 
 @pytest.mark.parametrize("player", ["blind", "solver"])
 def test_caches_are_emptied_after_each_deal(player, quick_blind):
-    """What made the blind player's worker grow deal after deal (issue 12, item 3): its memos and
+    """What would make the blind player's worker grow deal after deal: its memos and
     the Calculation solver's, kept across deals. They are emptied after each deal, whichever the
     player (bench/memory.py measures the worker's peak after 1 and after N deals)."""
     blind.blind_play(CALCULATION.opening(DealNumber(3)), rollouts=8)  # fills the memos

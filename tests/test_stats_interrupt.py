@@ -1,4 +1,4 @@
-"""Ctrl-C during ``musical stats`` (issue 12, item 4): any number of presses, quick or slow, ends
+"""Ctrl-C during ``musical stats``: any number of presses, quick or slow, ends
 in the report and exit status 130, with no traceback (none from an atexit callback either) and no
 worker process left behind.
 

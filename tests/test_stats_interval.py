@@ -1,4 +1,4 @@
-"""The win rate's 95% interval in ``musical stats`` (issue 26): Wilson's, with the undecided deals
+"""The win rate's 95% interval in ``musical stats``: Wilson's, with the undecided deals
 counted as lost for the lower bound and as won for the upper (as the Solvitaire study does), in
 the text, in ``--json`` and with ``--from``."""
 

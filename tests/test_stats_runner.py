@@ -1,4 +1,4 @@
-"""run_stats behind the executor seam (issue 14): a bounded number of deals in flight, a deal whose
+"""run_stats behind the executor seam: a bounded number of deals in flight, a deal whose
 worker was lost submitted again and counted once, a local pool whose worker was killed replaced."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The player's record (issue 13): the SQLite store on its own, and the bad conditions that must
+"""The player's record: the SQLite store on its own, and the bad conditions that must
 never stop play (a damaged file, a newer one, a full disk, a lock held too long, a read-only or
 missing data directory), with two processes writing at once."""
 

@@ -1,4 +1,4 @@
-"""Transcripts, format version 1 (issue 4, "Tests"): round trips, a won game and every single-line
+"""Transcripts, format version 1: round trips, a won game and every single-line
 mutation of it, hostile input (random bytes, truncated headers, oversized files, bad encodings),
 the text conventions (CRLF, BOM, spaces, comments) and ``musical verify`` on top of it all.
 

@@ -405,7 +405,7 @@ def witness(state: CalculationState, budget: float | None, nodes: int | None, us
 def clear_caches() -> None:
     """Empty the placing costs and clearability memos. Both hold up to CACHE_LIMIT entries of a
     few hundred bytes: kept across deals they made one worker of ``musical stats --player blind``
-    grow to 500 MB and more (issue 12, item 3); emptied between deals, a worker stays near its
+    grow to 500 MB and more; emptied between deals, a worker stays near its
     size after one deal. A deal refills them within its first moves."""
     _COSTS.clear()
     _CLEARABLE.clear()

@@ -1,4 +1,4 @@
-"""Calculation (Broken Intervals): the rules of musical(1), GAMES, "Calculation", as a pure engine.
+"""Calculation (Broken Intervals): the rules of musical-games(7), GAMES, "Calculation", as a pure engine.
 
 Four foundations build by +1, +2, +3, +4 from an A, a 2, a 3 and a 4, regardless of suit, each
 complete at the king with 13 cards. The stock's top card is turned onto a one-card waste and must
@@ -93,7 +93,7 @@ class Calculation(Game):
     def layout(self, deck: Sequence[Card], rules: CalculationRules) -> CalculationState:
         if len(deck) != 52:
             raise ValueError("a Calculation deal needs one full deck of 52 cards")
-        # musical(1), GAMES, Deal numbers: PySolFC's Calculation hook: walking from the bottom of the stock, the first
+        # musical-games(7), GAMES, Deal numbers: PySolFC's Calculation hook: walking from the bottom of the stock, the first
         # A, 2, 3 and 4 met become the foundation bases.
         bases: dict[int, Card] = {}
         rest: list[Card] = []

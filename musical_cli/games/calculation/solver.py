@@ -48,7 +48,7 @@ node with a winning line that respects its marks leads the search to a win. The 
 does all the plays of pairs available before the waste card is put on a pile first (they commute
 with the placing), so "place on a pile" and "deal" are one step of the search.
 
-*Forced plays* (the issue's "last copy of a rank a foundation wants now is played at once",
+*Forced plays* (the last copy of a rank a foundation wants now is played at once,
 generalised). Let N be the foundations that still need rank ``r`` (as many as copies of ``r``
 not yet built). If every foundation of N wants ``r`` now and ``c`` of rank ``r`` is available,
 every winning line plays ``c`` to one of N, and the minimal line above does so before the next
@@ -76,7 +76,7 @@ height. A pile that cannot be cleared means a card is never built: lost. Checked
 put on a pile and, for every pile, at each deal (foundations only rise, so the test only gets
 stricter).
 
-Not used, because they lose winnable positions (the issue): playing a pile top as soon as a
+Not used, because they lose winnable positions: playing a pile top as soon as a
 foundation wants it, and always sending a turned card to a foundation that wants it. The
 heuristic *tries* those first; it never relies on them.
 
@@ -258,7 +258,7 @@ def relaxed_winnable(h: tuple[int, ...], piles: tuple[int, ...]) -> bool:
 def clear_caches() -> None:
     """Empty the module's memos (fronts, relaxation verdicts). They are keyed by piles and
     heights, so a new deal reuses little of them: a run over many deals calls this between deals
-    to keep a worker's memory flat (issue 12, item 3)."""
+    to keep a worker's memory flat."""
     _FRONTS.clear()
     _FRONTS[0] = (TOP,)
     _RELAXED.clear()

@@ -1,4 +1,4 @@
-"""Crazy Quilt (Quilt, Indian Carpet, Japanese Rug): the rules of musical(1), GAMES, "Crazy Quilt", as a pure engine.
+"""Crazy Quilt (Quilt, Indian Carpet, Japanese Rug): the rules of musical-games(7), GAMES, "Crazy Quilt", as a pure engine.
 
 Two decks. Foundations 1-4 are the aces of clubs, spades, hearts and diamonds, built up in suit
 to the king; foundations 5-8 the kings of the same suits, built down in suit to the ace. 64 cards
@@ -59,7 +59,7 @@ def place_of(cell: int) -> Place:
 
 
 def vertical(cell: int) -> bool:
-    """Whether the card in this cell lies vertically (row + column even: musical(1), GAMES, "Crazy Quilt")."""
+    """Whether the card in this cell lies vertically (row + column even: musical-games(7), GAMES, "Crazy Quilt")."""
     row, column = divmod(cell, COLUMNS)
     return (row + column) % 2 == 0  # 0-based: the parity of (row+1) + (column+1) is the same
 
@@ -251,7 +251,7 @@ class CrazyQuilt(Game):
 
     # --- the deal --------------------------------------------------------------------------
     def layout(self, deck: Sequence[Card], rules: CrazyQuiltRules) -> CrazyQuiltState:
-        # musical(1), GAMES, "Crazy Quilt", Deal numbers: from the bottom (first element), the first ace and the first
+        # musical-games(7), GAMES, "Crazy Quilt", Deal numbers: from the bottom (first element), the first ace and the first
         # king of each suit leave; the rest keep their order; the quilt is dealt from the top
         # (the last element to q11, ... q18, q21, ...), the remaining 32 are the stock.
         if len(deck) != 104:

@@ -8,7 +8,7 @@ back to the quilt, so which card lies in an occupied cell never changes), the wa
 byte strings, each suit's two foundations two heights, and the redeals left. Persian Rug has
 eight reserves (byte strings, bottom first) instead of stock and waste.
 
-**The transposition key** (the issue's planning note) is the whole of that: the waste and the
+**The transposition key** is the whole of that: the waste and the
 stock as card sequences (the waste is not a function of the rest: quilt cards put on it
 interleave with dealt cards), the occupancy, the eight heights, the redeals left, and in Persian
 Rug the reserves *sorted*: reserves are interchangeable, so two positions that are the same piles
@@ -29,7 +29,7 @@ line, which is never cleared). A position all of whose lines were explored (no d
 no child skipped on a mark that was not such a proof) is stored as *proven lost* and skipped by
 every later iteration; an LDS iteration that cut nothing at all is itself a proof of loss.
 
-Move ordering (from the issue's planning notes, plus one step of lookahead): foundation moves
+Move ordering (with one step of lookahead): foundation moves
 first (the waste or reserve top, then quilt cards); before the last pass then the quilt-to-waste
 builds that make a quilt card available, the deal (or redeal), the other builds; in the last pass
 the deal before the builds. Persian Rug: foundation moves, then quilt cards onto non-empty
@@ -133,14 +133,14 @@ moves that make more quilt cards available. The lookahead is what makes Persian 
    relaxation has taken it (or holds it free, released, and takes it as rule 6 does). So when
    the real line wins, no card and no cell is left.
    Checked on positions entered and on children before they count, but for one kind of child
-   known to pass when its parent passed (:meth:`Search.geo_inherits`, 2026-12-06): a foundation
+   known to pass when its parent passed (:meth:`Search.geo_inherits`): a foundation
    move of the last copy of a rank left to place onto which no card left in the quilt builds;
    the parent's run, taking that card first, is then the child's run. It proves lost a fifth of
    the first-pass positions of deal 34 that rule 6 passes (a tenth in deal 50) and three
    quarters of the last-pass ones (a tenth).
    *Rule 7 proves every position rule 6 proves*, so while rule 7 is on rule 6 is not run
-   (:meth:`Search.rules_fail`; 2026-12-06: rule 6 was an eighth of the C search's time, and
-   the positions it proved, a tenth of those it saw, rule 7 then proved again). Proof: align
+   (:meth:`Search.rules_fail`: rule 6 would be an eighth of the C search's time, and the
+   positions it proves, a tenth of those it sees, rule 7 proves again). Proof: align
    the two runs on the deals of the sequence's cards; by induction, every card rule 7 has taken
    rule 6 has taken. A card fills the same slots in both (its rank's, on every foundation
    allowed for the rank), so rule 7's filled slots, its chains and its ``ok`` (the ranks that
@@ -158,8 +158,8 @@ moves that make more quilt cards available. The lookahead is what makes Persian 
    dealt before its release have come out again (where the real card lies if it was built then):
    the real line may leave it in its cell and play it from there in that pass.
 
-8. *A suit's own game* (:meth:`Search.suit_fails`, :func:`suit_won`; not Persian Rug; issue
-   25, 2026-12-03). For a suit s, the game of s alone: the cards of the other suits are gone,
+8. *A suit's own game* (:meth:`Search.suit_fails`, :func:`suit_won`; not Persian Rug). For a
+   suit s, the game of s alone: the cards of the other suits are gone,
    the waste and the stock are their s cards in their order, the quilt's s cards are a *pool*
    any of which may go to a foundation whenever it is wanted there, with the same two
    foundations (the up one and the down one, each in its order: two copies of a rank, one
@@ -189,7 +189,7 @@ moves that make more quilt cards available. The lookahead is what makes Persian 
    and a third of the positions that rules 4, 6 and 7 let through in deals 136 and 165.
 
 9. *The joint game of the suits* (:meth:`Search.joint_fails`, :func:`joint_node`; not Persian
-   Rug; issue 25, 2026-12-04). Rule 8's game with every suit at once: the waste and the stock as
+   Rug). Rule 8's game with every suit at once: the waste and the stock as
    they are (every suit, in their order), the quilt's cards a pool any of which may go to a
    foundation that wants it at any time, every card to one foundation (each in its order), deals
    and redeals, no builds. If it cannot be won, the position is lost. Proof: rule 8's projection
@@ -235,7 +235,7 @@ and rules 4, 6, 7 and 8; a child proven lost is passed over (it cannot lead to a
 *live* child costs k. The test is lazy: an iteration with d discrepancies left tests children only
 until it has found d + 1 live ones.
 
-*Restarts* (:func:`search`, issue 25). The search's time to a win is heavy-tailed in its move
+*Restarts* (:func:`search`). The search's time to a win is heavy-tailed in its move
 order: most deals are won within a few thousand nodes, but a winnable deal the order misjudges
 early can stay undecided for tens of millions (deal 34 at one redeal: undecided at 40,000,000
 nodes in the heuristic order, won in 89,289 in a perturbed one). So :func:`search` runs the
@@ -442,7 +442,8 @@ def suit_won(seq: bytes, k: int, pool: int, u: int, d: int, left: int, memo: dic
 
 
 # Rule 9: the relaxations one test may run for its branches (past it the test proves nothing),
-# and the pairs one branch may fix. docs/crazy-quilt-solver.md, "Rule 9", has the measurements.
+# and the pairs one branch may fix. docs/crazy-quilt-solver.md has the measurements (a cap of
+# 1,000 decided nothing more).
 JOINT_CAP = 300
 JOINT_DEPTH = 64
 # Rule 9 tests a position only once this many nodes have been spent below it in one entry.
@@ -1459,13 +1460,12 @@ def make_search(state: CrazyQuiltState, budget: float | None = None,
 # length whatever the distribution of run lengths, and growing without bound, so with no limit
 # some run is long enough to prove a loss). The runs are short because the searches that matter
 # most to a player are: hint's probes get under a second, about 150,000 nodes of the core, and
-# with the first run at 300,000 nodes (and a unit of 150,000, until 2026-12-04) they never left
-# the heuristic order. docs/crazy-quilt-solver.md, "Shorter runs", has the measurements: of 29
-# positions that hint's probes left open, 150,000 nodes decide 11 with the old runs and 20 with
-# these (nine are winnable after all); deals 1-1000 at 3,000,000 nodes leave 13 undecided, not
-# 15, in two thirds of the nodes. Every deal the old bands called easy or medium (1,327 nodes at
-# most) is won within the first run, in the heuristic order alone, but 403 more deals are won
-# within the difficulty measure's 300,000 nodes, so the bands were measured again.
+# with a first run of 300,000 nodes (and a unit of 150,000) they would never leave the heuristic
+# order. Of 29 positions that hint's probes leave open, 150,000 nodes decide 11 with those runs
+# and 20 with these (nine are winnable after all); deals 1-1000 at 3,000,000 nodes leave 13
+# undecided, not 15, in two thirds of the nodes (docs/crazy-quilt-solver.md, "What was tried
+# and did not pay"). A win within 20,000 nodes is the heuristic order's alone, so the deals the
+# difficulty bands call easy or medium keep their node counts whatever comes after the first run.
 FIRST_RUN = 20_000
 RESTART_UNIT = 10_000
 

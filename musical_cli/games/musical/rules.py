@@ -1,4 +1,4 @@
-"""Musical (Betsy Ross): the rules of musical(1), GAMES, "Musical", as a pure engine.
+"""Musical (Betsy Ross): the rules of musical-games(7), GAMES, "Musical", as a pure engine.
 
 Suits never matter. Foundation i (1..4) builds up by i from its base (2, 4, 6, 8), wrapping after
 the king, and is complete when a king lands on it: 12 cards each, 44 built in all, exactly the stock.
@@ -18,7 +18,7 @@ FOUNDATION_SIZE = 12  # base plus 11 built cards
 
 
 def foundation_rank(i: int, j: int) -> int:
-    """The rank of the j-th card (j = 0 for the base) of foundation i (musical(1), GAMES)."""
+    """The rank of the j-th card (j = 0 for the base) of foundation i (musical-games(7), GAMES)."""
     return (i * (j + 2) - 1) % 13 + 1
 
 
@@ -119,7 +119,7 @@ class Musical(Game):
     greedy_text = "always playing to the lowest foundation that takes a card"
 
     def layout(self, deck: Sequence[Card], rules: MusicalRules) -> MusicalState:
-        # musical(1), GAMES, Deal numbers: PySolFC's Betsy Ross hook: walk from the bottom of the stock (the first
+        # musical-games(7), GAMES, Deal numbers: PySolFC's Betsy Ross hook: walk from the bottom of the stock (the first
         # element) taking the first A, 2, 3, 4 as signs, then the first 2 and 4 met after their
         # sign is taken, and the first 6 and 8, as the foundation bases.
         signs: dict[int, Card] = {}

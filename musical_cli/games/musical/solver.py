@@ -6,7 +6,7 @@ first, then the stock top first. The first ``p`` of them are the waste (its top 
 dealing moves ``p`` on by one; a redeal sets ``p`` back to 0, since turning the waste over keeps
 the order. Playing the waste top removes ``seq[p-1]``.
 
-**The assignment view** (the issue's key fact). Every rank occurs at most once in each
+**The assignment view** (the key fact). Every rank occurs at most once in each
 foundation's sequence, and each rank has exactly as many copies left as foundations still needing
 it (44 cards for 44 slots). So a win is an *assignment*: every remaining card goes to one
 foundation that needs its rank, a bijection per rank. For a fixed assignment A, playing each card
