@@ -392,7 +392,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--verbose", action="store_true", help="one line per deal on stderr as it finishes")
     ap.add_argument("--speedup", action="store_true",
                     help="deals 1-2000 (or --range) at two redeals (or --redeals) with one worker, then two: "
-                         "the wall times and their ratio (issue 14: at least 1.8)")
+                         "the wall times and their ratio (two workers should take at most 1/1.8 of one's time)")
     args = ap.parse_args(argv)
     global VERBOSE
     VERBOSE = args.verbose

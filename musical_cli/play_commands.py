@@ -253,7 +253,7 @@ def _load(session: Session, args: list[str]) -> Reply:
 
 
 @command("rules", "rules", "the rules of the game in hand",
-         details="The same text as the game's part of the man page (musical(1), GAMES).")
+         details="The same text as the game's part of the manual, musical-games(7).")
 def _rules(session: Session, args: list[str]) -> Reply:
     no_args(args, "rules")
     reply = Reply()
