@@ -191,6 +191,24 @@ def decide(asker: Asker, state: Position, budget: float) -> Verdict:
     return verdict
 
 
+def guess(game: Game, state: Position) -> Move | None:
+    """The move a player would try where the search has proven nothing yet (None when no move is
+    legal): one that wins at once, else one that does not lose at once, then the one that
+    builds the most, then the one that leaves the most moves open; among equals the first the
+    game lists. It is a guess, and said as one: the hint never calls it a winning move."""
+    legal = game.legal_moves(state)
+    if not legal:
+        return None
+
+    def score(move: Move) -> tuple[bool, bool, int, int]:
+        after = game.apply(state, move)
+        outcome = game.outcome(after)
+        return (outcome is Outcome.WON, outcome is not Outcome.LOST, -game.cards_to_build(after),
+                len(game.legal_moves(after)))
+
+    return max(legal, key=score)  # max keeps the first of equals
+
+
 # How far to undo: a probe gets FIRST_PROBE seconds at first; a position it leaves undecided is
 # probed again with more only in its turn (undo_to_winnable's docstring). Near the boundary of a
 # lost game both sides are usually cheap (in Crazy Quilt the last winnable position won in

@@ -89,12 +89,9 @@ def _hint(session: Session, args: list[str]) -> Reply:
             return reply.say(f"'undo {back}' gets back to a position that can still be won.", "hint")
         return reply.say(f"'undo {back}' gets back to a position that can still be won, and a later "
                          f"one may be too: {_AGAIN}.", "hint")
-    undecided = f"undecided: no win found from here within {advice.HINT_BUDGET:g} s, and no loss proven"
-    if not session.moves:
-        return Reply().say(f"{undecided}: {_AGAIN}.", "bad")
-    reply = Reply().say(f"{undecided};", "bad")
-    if back < 0:
-        return reply.say(f"nor an earlier position proven winnable yet: {_AGAIN}.", "bad")
+    reply = _guess(session, advice.HINT_BUDGET)
+    if back < 0 or not session.moves:
+        return reply.say(f"{_AGAIN}.")
     return reply.say(f"'undo {back}' gets back to a position that can still be won; or {_AGAIN}.", "hint")
 
 
@@ -119,13 +116,22 @@ def _long_hint(session: Session) -> Reply:
                              "undo by hand, or 'new'.", "bad")
         later = "" if exact else " (a later one may be too: some positions stayed undecided)"
         return reply.say(f"'undo {back}' gets back to a position that can still be won{later}.", "hint")
-    reply = Reply().say(f"undecided: no win found from here within {advice.LONG_HINT_BUDGET:g} s, and no loss "
-                        f"proven ('solve' searches up to {advice.SOLVE_BUDGET:g} s).", "bad")
+    reply = _guess(session, advice.LONG_HINT_BUDGET).say(
+        f"('solve' searches up to {advice.SOLVE_BUDGET:g} s.)")
     if not session.moves:
         return reply
     if back < 0:
         return reply.say(f"No earlier position was proven winnable within {advice.LONG_HINT_BUDGET:g} s either.", "bad")
     return reply.say(f"'undo {back}' gets back to a position that can still be won.", "hint")
+
+
+def _guess(session: Session, budget: float) -> Reply:
+    """An undecided position's hint: the move a player would try, said plainly as a guess."""
+    move = advice.guess(session.game, session.state)
+    undecided = f"undecided: no win found from here within {budget:g} s, and no loss proven"
+    if move is None:  # no legal move means the game is over, and then it is decided
+        return Reply().say(f"{undecided}.", "bad")
+    return Reply().say(f"hint: {move}  (a guess, not proven; {undecided})", "hint")
 
 
 def _hint_move(solution: advice.Verdict) -> Reply:

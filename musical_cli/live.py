@@ -131,9 +131,13 @@ class Coach(_Beside):
     thread) when a verdict is ready; ``announce(text)`` when a move lost the game."""
 
     def __init__(self, session: Session, redraw: Callable[[], None], announce: Callable[[str], None],
-                 limit: Limit = LIVE_LIMIT):
+                 limit: Limit = LIVE_LIMIT, thinks: bool = True):
         super().__init__()
         self.session = session
+        # Whether it searches with the coach off too, unseen: the verdicts it proves are the
+        # session's memory, where 'hint' finds them, so that a hint asked after a moment's
+        # thought answers at once (a game whose stock stays hidden has nothing to find there).
+        self.thinks = thinks
         self.redraw = redraw
         self.announce = announce
         self.limit = limit
@@ -153,11 +157,12 @@ class Coach(_Beside):
     def update(self) -> None:
         """After a command: start on the new position, if there is one (or stop, coach off)."""
         s = self.session
-        if not s.coach:
+        unseen = self.thinks and not s.game.hint_is_blind and "solver" in s.game.players
+        if not s.coach and not unseen:
             self.cancel()
             self.position, self.live = None, None
             return
-        if not s.coached:
+        if s.coach and not s.coached:
             s.mark(coached=True)  # a new deal with the coach still on is coached too
         if s.state is self.position:
             return
@@ -229,7 +234,7 @@ class Coach(_Beside):
                 game, previous, Limit(seconds=UNDO_PROBE), stop=stop)
             if stop.is_set():
                 return
-            if before.result == WON:
+            if before.result == WON and self.session.coach:
                 self.announce(LOST_MOVE)
             tell_later = before.result == UNKNOWN
 
@@ -242,7 +247,7 @@ class Coach(_Beside):
                                                lost_here=True)
         if back is not None and back > 0:
             self._publish(stop, Live("lost", undo=back))
-        if tell_later and not stop.is_set():
+        if tell_later and not stop.is_set() and self.session.coach:
             self.announce(lost_now(back))
 
 

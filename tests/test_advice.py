@@ -19,6 +19,7 @@ from musical_cli.games import game_named
 from musical_cli.games.calculation.solver import CORE as CALCULATION_CORE
 from musical_cli.games.musical.rules import MUSICAL, MusicalRules
 from musical_cli.moves import DEAL, Transfer
+from musical_cli.render import plain
 from musical_cli.solver import solve
 
 LOST_409 = MUSICAL.opening(DealNumber(409))  # proven lost in about a second of CPU time
@@ -879,3 +880,67 @@ def test_the_coach_says_lost_of_a_calculation_game_that_is_over():
     coach.update()
     coach.wait(60)
     assert coach.status() == "lost" and said == []
+
+
+def test_with_the_coach_off_the_shell_thinks_unseen_and_hint_finds_its_verdict(monkeypatch):
+    """The coach's search runs beside the prompt with the coach off too: it says nothing and
+    shows nothing, but its verdict is the session's, so that 'hint' answers from it at once."""
+    from musical_cli.language import Session, execute
+
+    s = Session(MUSICAL, DealNumber(1), interactive=True)
+    coach, said = _coach(s)
+    coach.update()
+    coach.wait(60)
+    assert coach.status() == "" and not said  # unseen
+    assert s.memory.solved.get(s.state) is not None and s.memory.solved[s.state].result == WON
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("hint searched again")
+
+    monkeypatch.setattr(advice, "analyse", no_search)
+    assert plain(execute(s, "hint").out).startswith("hint: ")
+    assert not s.coached  # nothing was shown: the game is the player's own
+
+
+def test_an_undecided_hint_still_names_a_move_and_says_it_is_a_guess(monkeypatch):
+    """Where the search proves nothing in its second, 'hint' gives the move a player would try,
+    said plainly as not proven; never only 'undecided' while a move is legal."""
+    from musical_cli.language import Session, execute
+
+    monkeypatch.setattr(advice, "decide", lambda asker, state, budget: advice.Verdict(UNKNOWN))
+    for game, deal in ((MUSICAL, 1), (game_named("crazy-quilt"), 21)):
+        s = Session(game, DealNumber(deal))
+        out = plain(execute(s, "hint").out)
+        first = out.splitlines()[0]
+        assert first.startswith("hint: ") and "a guess, not proven" in first, out
+        move = first.removeprefix("hint: ").split("  (")[0]
+        assert move in {str(m) for m in game.legal_moves(s.state)}
+        assert "undecided" in first and "search longer" in out
+
+
+def test_the_guess_prefers_a_move_that_does_not_lose_at_once():
+    """Over random games of Musical without redeals, of Calculation and of Crazy Quilt, the guess
+    never loses at once where another move does not, and builds the most of the moves that do
+    not. Positions where the game's first legal move would lose at once come up (Calculation's
+    deals 2 and 9, Crazy Quilt's 187 in these games)."""
+    rng = random.Random(1)
+    tested = 0
+    for name, rules, deals in (("musical", MusicalRules(0), range(1, 40)), ("calculation", None, range(1, 12)),
+                               ("crazy-quilt", None, range(185, 189))):
+        game = game_named(name)
+        for deal in deals:
+            state = game.opening(DealNumber(deal), rules if rules is not None else game.default_rules())
+            for _ in range(300):
+                if game.outcome(state) is not Outcome.IN_PLAY:
+                    break
+                legal = game.legal_moves(state)
+                lose = [game.outcome(game.apply(state, m)) is Outcome.LOST for m in legal]
+                guess = advice.guess(game, state)
+                assert guess in legal
+                if not all(lose):
+                    tested += lose[0]  # the first move would lose at once; the guess must not
+                    assert game.outcome(game.apply(state, guess)) is not Outcome.LOST
+                    left = [game.cards_to_build(game.apply(state, m)) for m, lost in zip(legal, lose) if not lost]
+                    assert game.cards_to_build(game.apply(state, guess)) == min(left)
+                state = game.apply(state, rng.choice(legal))
+    assert tested > 0
