@@ -17,8 +17,9 @@ from .deals import DealNumber, DealNumberError, parse_deal_range, random_deal_nu
 from .game import Game, NotAvailable, Outcome, RuleOption, RulesError
 from .games import DEFAULT_GAME, GAMES, game_named
 
-if TYPE_CHECKING:  # opened only by the shell, once its prompt shows (SQLite is slow to start)
+if TYPE_CHECKING:  # the record is opened only by the shell, once its prompt shows (SQLite is slow to start)
     from .record import Recorder
+    from .settings import Settings
 
 from .render import (
     STYLE,
@@ -169,15 +170,18 @@ def build_parser() -> _Parser:
     parser.add_argument("--version", action="version", version=f"musical {__version__}")
     parser.add_argument("--seed", metavar="N", type=_deal_number,
                         help="play deal N (1 up to 10^20, or msN); default: a random deal, shown at once")
-    parser.add_argument("--ascii", action="store_true", help="letters (AC, TD) instead of suit symbols")
+    parser.add_argument("--ascii", action=argparse.BooleanOptionalAction, default=None,
+                        help="letters (AC, TD) instead of suit symbols")
     parser.add_argument("--resume", action="store_true",
                         help="go on with the unfinished game of the record, where it was left")
     parser.add_argument("--winnable", action="store_true",
                         help="a random deal the solver proves winnable under the rules given")
     parser.add_argument("--difficulty", metavar="D", choices=("easy", "medium", "hard", "lost"),
                         help="a random deal of this rating: easy, medium, hard, lost (docs/difficulty.md)")
-    parser.add_argument("--coach", action="store_true",
+    parser.add_argument("--coach", action=argparse.BooleanOptionalAction, default=None,
                         help="the live coach: the status line says whether the game can still be won")
+    parser.add_argument("--no-config", action="store_true",
+                        help="read no settings file and write none: every setting at its default")
     parser.add_argument("--no-record", action="store_true",
                         help="keep no record of this shell's games (also MUSICAL_NO_RECORD=1)")
     _add_rules(parser)
@@ -270,20 +274,26 @@ def build_parser() -> _Parser:
     return parser
 
 
-def _rules(game: Game, args: argparse.Namespace) -> tuple[Any, dict[str, str]]:
-    """The rules the options ask for, and the options given explicitly (as text)."""
+def _rules(game: Game, args: argparse.Namespace, settings: Settings | None = None) -> tuple[Any, dict[str, str]]:
+    """The rules the options ask for, and the options given explicitly (as text). ``settings``
+    (the shell's, :mod:`musical_cli.settings`) give the options not given, where they go with them."""
     given: dict[str, str] = {}
     flags = rule_flags()
     for flag, value in _given_flags(args).items():
         option = next((o for g, o in flags[flag] if g is game), None)
         if option is None:
             owners = " and ".join(g.name for g, _ in flags[flag])
-            raise UsageError(f"{flag} is a rule option of {owners}; this game is {game.name}")
+            chosen = "" if args.game or settings is None else f" (the game of {settings.source}; --game says another)"
+            raise UsageError(f"{flag} is a rule option of {owners}; this game is {game.name}{chosen}")
         given[option.name] = value
     try:
         rules = game.rules_from_options(given)
     except RulesError as e:
         raise UsageError(str(e)) from None
+    if settings is not None:
+        from .settings import combine
+
+        rules, _ = combine(game, given, settings.options_for(game))
     return rules, {k: game.rules_options(rules)[k] for k in given}
 
 
@@ -357,11 +367,35 @@ def emit(fragments: Fragments, stream: TextIO | None = None) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+def _settings(args: argparse.Namespace) -> Settings | None:
+    """The player's settings file (musical_cli/settings.py), for the interactive shell only: batch
+    mode reads none, so that a script or a transcript plays the same for every user. Each thing
+    wrong with the file is one line on standard error, and play goes on. The command line wins:
+    a switch given stays in ``args``; the file fills in the rest."""
+    from .settings import Settings, load
+
+    settings = None
+    if not args.no_config and sys.stdin.isatty() and sys.stdout.isatty():
+        settings, problems = load()
+        for text in problems:
+            print(f"musical: {text}", file=sys.stderr)
+    chosen = settings or Settings()
+    args.coach = chosen.coach if args.coach is None else args.coach
+    args.ascii = chosen.ascii if args.ascii is None else args.ascii
+    # said as NO_COLOR says it, so that prompt_toolkit, which reads NO_COLOR too, agrees
+    if chosen.color == "off":
+        os.environ["NO_COLOR"] = "1"
+    elif chosen.color == "on":  # no-color.org: a program's own setting wins over NO_COLOR
+        os.environ.pop("NO_COLOR", None)
+    return settings
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from .language import Session
 
-    game = game_named(args.game) if args.game else DEFAULT_GAME
-    rules, given_rules = _rules(game, args)
+    settings = _settings(args)
+    game = game_named(args.game or (settings.game if settings else DEFAULT_GAME.name))
+    rules, given_rules = _rules(game, args, settings)
     if args.difficulty:
         from . import advice
 

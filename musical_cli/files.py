@@ -78,6 +78,11 @@ def data_dir() -> Path:
     return _xdg("XDG_DATA_HOME", ".local/share")
 
 
+def config_dir() -> Path:
+    """``$XDG_CONFIG_HOME/musical`` (default ``~/.config/musical``): the player's settings."""
+    return _xdg("XDG_CONFIG_HOME", ".config")
+
+
 # Temporary files are named ".NAME.XXXXXXXX.musical-tmp" (mkstemp's eight random characters),
 # so that one left by a killed save is recognisably ours. STALE_SECONDS old, no save is still
 # writing it (a save takes milliseconds); a younger one may be another process's save in flight.

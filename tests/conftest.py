@@ -38,6 +38,17 @@ if ascii_locale(os.environ):
     os.environ["LC_ALL"] = "C.UTF-8"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _settings_of_our_own(tmp_path_factory):
+    """The player's settings file (musical_cli/settings.py) in a directory of the run's own: the
+    shell started by a test, in this process or as a child, neither reads the real
+    ~/.config/musical/config.toml (whose game or coach would change what the test sees) nor
+    writes one there. A test that wants the file under a home of its own unsets XDG_CONFIG_HOME."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
+        yield
+
+
 def pytest_terminal_summary(terminalreporter):
     """Which search the Musical, Crazy Quilt and Calculation solvers ran: their C cores or the pure-Python
     fallbacks (an install without a compiler; ``python -m pytest``, which imports the package from
