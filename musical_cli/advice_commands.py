@@ -83,7 +83,12 @@ def _hint(session: Session, args: list[str]) -> Reply:
     if lost:
         reply = Reply().say("no win is possible from here.", "bad")
         if back < 0:
-            return reply.say(f"no earlier position was proven winnable yet: {_AGAIN}.", "bad")
+            guess = _undo_guess(session)
+            if guess is None:
+                return reply.say(f"no earlier position was proven winnable yet: {_AGAIN}.", "bad")
+            return reply.say(f"'undo {guess}' may get back to a position that can still be won (a guess: "
+                             f"none was proven winnable yet, and the one it gets back to was not proven "
+                             f"lost); or {_AGAIN}.", "hint")
         if exact:
             memory.open = None
             return reply.say(f"'undo {back}' gets back to a position that can still be won.", "hint")
@@ -123,6 +128,21 @@ def _long_hint(session: Session) -> Reply:
     if back < 0:
         return reply.say(f"No earlier position was proven winnable within {advice.LONG_HINT_BUDGET:g} s either.", "bad")
     return reply.say(f"'undo {back}' gets back to a position that can still be won.", "hint")
+
+
+def _undo_guess(session: Session) -> int | None:
+    """Where no earlier position was proven winnable in time, how far to undo to the latest
+    position not proven lost: the one before the earliest the searches proved lost (a position
+    proven lost makes every later one lost). None when no step leads there."""
+    hand = session.hand
+    solved = session.memory.solved
+    earliest = next((i for i, state in enumerate(hand.states)
+                     if (known := solved.get(state)) is not None and known.result == advice.LOST),
+                    len(hand.states) - 1)
+    if earliest == 0:
+        return None
+    back = hand.steps_back(len(hand.states) - earliest)
+    return back or None
 
 
 def _guess(session: Session, budget: float) -> Reply:

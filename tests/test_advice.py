@@ -940,7 +940,7 @@ def test_the_guess_prefers_a_move_that_does_not_lose_at_once():
                 if not all(lose):
                     tested += lose[0]  # the first move would lose at once; the guess must not
                     assert game.outcome(game.apply(state, guess)) is not Outcome.LOST
-                    left = [game.cards_to_build(game.apply(state, m)) for m, lost in zip(legal, lose) if not lost]
+                    left = [game.cards_to_build(game.apply(state, m)) for m, lost in zip(legal, lose, strict=True) if not lost]
                     assert game.cards_to_build(game.apply(state, guess)) == min(left)
                 state = game.apply(state, rng.choice(legal))
     assert tested > 0

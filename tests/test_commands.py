@@ -1105,3 +1105,27 @@ def test_save_counts_the_players_moves_apart_from_the_cards_the_game_turned_up(t
     batch = Session(MUSICAL, DealNumber(21))
     execute(batch, "d")
     assert plain(execute(batch, f"save {path}").out).strip() == f"saved 1 move to {path}"
+
+
+@needs_solver
+def test_a_lost_hint_with_no_winnable_position_proven_still_guesses_how_far_to_undo(monkeypatch):
+    """Where the position is proven lost and no earlier one proven winnable in time, the hint
+    still names an undo: to the latest position not proven lost, said as a guess."""
+    from musical_cli import advice
+
+    s = session(2)
+    line = winning_line(2)[:40]
+    execute(s, ";".join(line))
+
+    def fake(asker, state, budget):
+        i = next(i for i, seen in enumerate(asker.hand.states) if seen is state)
+        verdict = advice.Verdict(advice.LOST if i >= 30 else advice.UNKNOWN)
+        if verdict.decided:
+            asker.memory.solved[state] = verdict
+        return verdict
+
+    monkeypatch.setattr(advice, "decide", fake)
+    out = text(execute(s, "hint"))
+    assert "no win is possible from here" in out
+    earliest = min(i for i, state in enumerate(s.states) if state in s.memory.solved)
+    assert f"'undo {len(s.states) - earliest}' may get back" in out and "a guess" in out, out
