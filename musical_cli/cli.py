@@ -914,19 +914,26 @@ def _print_stats(args: argparse.Namespace, report) -> None:
     source = f" (from {' and '.join(args.from_files)})" if args.from_files else ""
     # the name players know the variant by, then its options in full ("Persian Rug (redeals 1, ...)")
     rules = game.rules_from_options(report.options)
-    print(f"{game.variant_title(rules)} ({rd}){who}, {plural(report.deals, 'deal')}{source}"
-          + (" (interrupted: the deals finished so far)" if report.interrupted else ""))
-    print(f"  won      {pct(report.won)}")
-    print(f"  lost     {pct(report.lost)}")
-    print(f"  unknown  {pct(report.unknown)}")
+    lines = [f"{game.variant_title(rules)} ({rd}){who}, {plural(report.deals, 'deal')}{source}"
+             + (" (interrupted: the deals finished so far)" if report.interrupted else ""),
+             f"  won      {pct(report.won)}",
+             f"  lost     {pct(report.lost)}",
+             f"  unknown  {pct(report.unknown)}"]
     low, high = report.interval
-    print(f"  win rate 95% interval {100 * low:.1f}% to {100 * high:.1f}% (Wilson; unknown deals "
-          "counted as lost, then as won)")
+    lines.append(f"  win rate 95% interval {100 * low:.1f}% to {100 * high:.1f}% (Wilson; unknown deals "
+                 "counted as lost, then as won)")
     if game.has_greedy:
-        print(f"  greedy   {pct(report.greedy_won)}  won by {game.greedy_text}")
+        lines.append(f"  greedy   {pct(report.greedy_won)}  won by {game.greedy_text}")
     total = "summed" if args.from_files else "in all"
-    print(f"  seconds per deal: median {report.median:.3f}, 90th percentile {report.p90:.3f}, "
-          f"max {report.max:.3f}; {report.seconds_total:.1f} {total}")
+    lines.append(f"  seconds per deal: median {report.median:.3f}, 90th percentile {report.p90:.3f}, "
+                 f"max {report.max:.3f}; {report.seconds_total:.1f} {total}")
+    # wrapped between words at the terminal's width, 80 columns in a pipe (as batch mode does),
+    # each line's rest indented under its words
+    width = shutil.get_terminal_size((80, 24)).columns if sys.stdout.isatty() else 80
+    for text in lines:
+        lead = len(text) - len(text.lstrip(" "))
+        print(textwrap.fill(text, width=width - 1, subsequent_indent=" " * (lead + 4),
+                            break_on_hyphens=False, break_long_words=False))
 
 
 HISTORY_DEFAULT = 20  # games listed by 'musical history' without --limit

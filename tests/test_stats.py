@@ -153,3 +153,17 @@ def test_json_names_the_lost_and_unknown_deals():
     assert data["lost_deals"] == [DealNumber.parse("ms5").json, 12]
     assert data["unknown_deals"] == [7, 40]
     assert json.loads(json.dumps(data)) == data
+
+
+def test_the_report_wraps_between_words_at_80_columns_in_a_pipe(capsys):
+    """Crazy Quilt's report has the longest lines (the interval's note, the greedy strategy's
+    words): in a pipe each line stays within 80 columns, broken between words, its rest indented."""
+    from musical_cli.cli import main
+
+    assert main(["stats", "--game", "quilt", "--workers", "1", "--nodes", "2000", "1-2"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines and all(len(line) <= 80 for line in lines), out
+    words = out.split()
+    assert "(Wilson;" in words and "dealing" in words  # whole words, none cut
+    assert any(line.startswith("      ") for line in lines)  # a rest, indented under its line
