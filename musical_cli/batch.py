@@ -46,7 +46,7 @@ class Given:
 
 def summary(session: Session) -> str:
     hand = session.hand
-    return standing(hand.game, hand.state, len(hand.moves)).text
+    return standing(hand.game, hand.state, hand.moves).text
 
 
 class _Lines:

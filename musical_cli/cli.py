@@ -537,7 +537,7 @@ def _verdict(t, ascii: bool = False) -> tuple[int, str, dict[str, Any]]:
         text = t.text(ascii)
         return EXIT_INVALID, text, {"result": "invalid", "moves": t.moves, "line": t.line, "reason": text}
     n = len(t.record.moves)
-    now = standing(t.record.game, t.final, n)
+    now = standing(t.record.game, t.final, t.record.moves)
     return now.status, now.text, {"result": now.result, "moves": n, "line": None, "reason": now.text}
 
 

@@ -36,6 +36,18 @@ Rules = Any
 HOW = ("player", "solver", "loaded")
 
 
+def counts(game: Game, move: Move) -> bool:
+    """Whether ``move`` counts as one of the player's moves in ``game``: every move but the turn
+    of a card in a game that turns its cards up by itself (in the shell the player never types
+    it; a game read from a pipe or a transcript, which types it, counts alike)."""
+    return not (game.auto_turn and move == DEAL)
+
+
+def players_moves(game: Game, moves: Iterable[Move]) -> int:
+    """How many of ``moves`` count as the player's (:func:`counts`)."""
+    return sum(1 for m in moves if counts(game, m))
+
+
 class Listener(Protocol):
     """Told of every change to a hand ("start", "move", "undo", "redo", "hint",
     "solved"), as a session sees them: the shell's record (musical_cli.record.Recorder)."""
@@ -141,13 +153,12 @@ class Hand:
         return self.game.variant_title(self.rules)
 
     def counts(self, move: Move) -> bool:
-        """Whether ``move`` counts as one of the player's moves: every move but a card the game
-        turned up by itself (in a hand that turns cards up, every ``d``: the player never needs
-        to type one, and 'solve play' plays the same turns). The record keeps every move."""
-        return not (self.turns_up and move == DEAL)
+        """Whether ``move`` counts as one of the player's moves (:func:`counts`); the record
+        keeps every move all the same."""
+        return counts(self.game, move)
 
     def counted(self, moves: Iterable[Move]) -> int:
-        return sum(1 for m in moves if self.counts(m))
+        return players_moves(self.game, moves)
 
     @property
     def move_count(self) -> int:

@@ -7,10 +7,12 @@ man page documents (EXIT STATUS) and scripts rely on.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .game import Game, Outcome
-from .hand import Position
+from .hand import Position, players_moves
+from .moves import Move
 from .render import plural
 
 EXIT_WON = 0  # the game is won
@@ -32,8 +34,10 @@ class Standing:
     text: str
 
 
-def standing(game: Game, final: Position, moves: int) -> Standing:
-    """The standing of a game of ``moves`` moves that ended in ``final``."""
+def standing(game: Game, final: Position, made: Sequence[Move]) -> Standing:
+    """The standing of a game whose moves ``made`` ended in ``final``, its moves counted as the
+    shell's status line counts them (a card the game turns up by itself is no move)."""
+    moves = players_moves(game, made)
     if game.outcome(final) is Outcome.WON:
         return Standing(EXIT_WON, "won", f"won in {plural(moves, 'move')}")
     left = game.cards_to_build(final)

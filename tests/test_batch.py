@@ -685,3 +685,19 @@ def test_ascii_locale_reads_the_variables_as_the_c_library_does():
     assert not ascii_locale({}) and not ascii_locale({"LC_CTYPE": "C.UTF-8"})
     assert not ascii_locale({"LC_ALL": "de_DE.UTF-8", "LANG": "C"})
     assert not ascii_locale({"LANG": "C", "LC_CTYPE": "en_GB.UTF-8"})
+
+
+def test_a_pipe_counts_calculations_moves_as_the_shell_does():
+    """Calculation turns its next card up by itself in the shell, where a placement is one move;
+    through a pipe the turn is typed, and counts no more than in the shell: the status line and
+    the closing line say 1 move after 'd' and 'w p1'."""
+    from musical_cli.games.calculation.rules import CALCULATION
+
+    s = Session(CALCULATION, DealNumber(7))
+    out, err = io.StringIO(), io.StringIO()
+    run_batch(io.StringIO("show\nd\nw p1\nshow\n"), s, out, err)
+    said = out.getvalue()
+    assert "· 0 moves ·" in said and "· 1 move ·" in said and "after 1 move," in said, said
+    shell = Session(CALCULATION, DealNumber(7), interactive=True)
+    shell.play(next(m for m in CALCULATION.legal_moves(shell.state) if str(m) == "w p1"))
+    assert shell.move_count == s.move_count == 1
