@@ -21,6 +21,7 @@ from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import FormattedTextControl, Layout, Window
 from prompt_toolkit.output import Output
+from prompt_toolkit.renderer import CPR_Support
 from prompt_toolkit.shortcuts import print_formatted_text
 from prompt_toolkit.styles import Style
 
@@ -229,14 +230,23 @@ class Shell:
         if (recorder is not None and recorder.store is not None) or (recorder is None and self._open_recorder):
             self.rater.update(self.session)
 
+    def _toolbar_drawn(self) -> bool:
+        """Whether the prompt draws its bottom toolbar: not on a terminal that does not answer
+        the cursor-position request, where prompt_toolkit cannot tell the rows below the prompt
+        and draws none."""
+        if self.prompt is None:
+            return False
+        return self.prompt.app.renderer.cpr_support is not CPR_Support.NOT_SUPPORTED
+
     def _coach_line(self) -> None:
-        """A dumb terminal has no status line: there the coach's verdict is a line of its own
-        before the prompt, when the position changed. Most verdicts take milliseconds; one not
+        """A dumb terminal, or one that does not answer the cursor-position request, has no
+        status line: there the coach's verdict is a line of its own before the prompt, when the
+        position changed. Most verdicts take milliseconds; one not
         ready within PLAIN_COACH_WAIT seconds is said to be coming, and 'coach' shows it."""
         if not self.session.coach:
             self._coached = None  # 'coach on' again tells the verdict again, even here
             return
-        if not self.plain or self.coach.position is self._coached:
+        if (not self.plain and self._toolbar_drawn()) or self.coach.position is self._coached:
             return
         self._coached = self.coach.position
         deadline = time.monotonic() + PLAIN_COACH_WAIT

@@ -655,3 +655,24 @@ def test_a_bug_in_a_line_still_shows_what_the_commands_before_it_did(monkeypatch
     texts = [plain(f) for f in r.printed]
     bug = next(i for i, t in enumerate(texts) if "internal error" in t)
     assert "stock 42" in texts[bug - 1] and "the game goes on" in texts[bug]
+
+
+def test_the_coach_speaks_in_lines_where_the_terminal_does_not_answer_the_cursor_request(monkeypatch):
+    """A terminal that does not answer the cursor-position request gets no bottom toolbar from
+    prompt_toolkit: there, as on a dumb terminal, the coach's verdict is a line before the prompt."""
+    from prompt_toolkit.renderer import CPR_Support
+
+    from musical_cli import shell as shell_module
+
+    monkeypatch.setattr(shell_module, "PLAIN_COACH_WAIT", 30.0)
+    s = session()
+    s.coach = True
+    with create_pipe_input() as pipe:
+        shell = Shell(s, input=pipe, output=DummyOutput(), history=InMemoryHistory())
+        assert shell.prompt is not None
+        shell.prompt.app.renderer.cpr_support = CPR_Support.NOT_SUPPORTED
+        said: list[str] = []
+        monkeypatch.setattr(shell, "print", lambda fragments: said.append(plain(fragments)))
+        shell._beside()
+        shell.coach.cancel()
+    assert any(re.fullmatch(r"winnable: \d+ moves\n", text) for text in said), said

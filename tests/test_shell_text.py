@@ -330,10 +330,11 @@ def test_the_records_step_numbers_still_replay():
     assert sorted({step for _, step in line_ if step >= 0}) == list(range(6))
 
 
-def test_batch_mode_counts_every_move():
+def test_batch_mode_counts_as_the_shell_does():
+    """The turn typed in batch mode is no move, as the shell's own turn is none."""
     s = session(CALCULATION, interactive=False)
     execute(s, "d; w p1")
-    assert s.move_count == 2
+    assert s.move_count == 1 and len(s.moves) == 2
 
 
 # --- 8: Calculation's lost game --------------------------------------------------------------
