@@ -174,7 +174,7 @@ def _solve_cmd(session: Session, args: list[str]) -> Reply:
     reply.say(f"played {plural(len(shown), 'move')}:")
     for text in move_lines(start, shown, session.width):
         reply.say(text)
-    return after_move(session, reply)
+    return after_move(session, reply, by_solver=True)
 
 
 @command("auto", "auto", "make the moves the solver proves safe",

@@ -366,13 +366,13 @@ def no_args(args: list[str], usage: str) -> None:
         raise CommandError(f"{usage} takes no argument; got {' '.join(args)!r}")
 
 
-def after_move(session: Session, reply: Reply) -> Reply:
+def after_move(session: Session, reply: Reply, by_solver: bool = False) -> Reply:
+    """What a move says once made: the layout is shown, and a move that ends the game says so.
+    ``by_solver``: the move was the end of the solver's line ('solve play')."""
     reply.show = True
     verdict = session.outcome()
     if verdict is Outcome.WON:
-        reply.say(f"You won deal {session.deal} in {plural(session.move_count, 'move')}!"
-                  + (" Type 'new' for another deal, or 'save' to keep this one." if session.interactive else ""),
-                  "good")
+        reply.say(_win_text(session, by_solver), "good")
     elif verdict is Outcome.LOST:
         # Where hints are blind, every card has been seen once the game is lost: only then can
         # 'hint' say (in hindsight) where a win was still possible.
@@ -383,6 +383,24 @@ def after_move(session: Session, reply: Reply) -> Reply:
                   + (f" Type 'undo' to go back ({hint}), or 'new' for another deal."
                      if session.interactive else ""), "bad")
     return reply
+
+
+def _win_text(session: Session, by_solver: bool) -> str:
+    """The win said as it happened: the player's own, the solver's ('solve play'), or a game
+    the solver or a transcript played part of. Where the game is recorded, a win that is not
+    the player's says that it counts apart, as the record counts it."""
+    moves = plural(session.move_count, "move")
+    recorded = session.listener is not None and session.listener.keeps
+    apart = ": it counts apart from your games." if recorded else "."
+    if by_solver:
+        return f"The solver won deal {session.deal} in {moves} ('solve play'){apart}"
+    if session.how == "solver":
+        return f"Deal {session.deal} is won in {moves}, some of them the solver's ('solve play'){apart}"
+    if session.how == "loaded":
+        return f"Deal {session.deal} is won in {moves}, some of them loaded with the game{apart}"
+    # One line at 80 columns, so that a tall layout's win screen (Crazy Quilt's) fits 24 rows.
+    return f"You won deal {session.deal} in {moves}!" + (
+        " 'new' deals another; 'save' keeps it." if session.interactive else "")
 
 
 def moves_text(session: Session) -> str:
