@@ -118,6 +118,7 @@ class Session:
         self.front: Front = Unattended() if front is None else front
         self.listener: Listener | None = None
         self.coach = False  # the live coach is shown ('coach on', --coach)
+        self.solver_won: Hand | None = None  # the hand 'solve play' won, for the words of the win
         self.memory = Memory()
         self.hand = Hand.begin(game, deal, game.default_rules() if rules is None else rules,
                                turns_up=interactive)
@@ -289,7 +290,9 @@ class Session:
         # how the deal was chosen: "(dealt winnable)", or its rating when chosen by it
         chosen = "" if not self.chosen else " (dealt winnable)" if self.chosen == "winnable" else f" (rated {self.chosen})"
         deal = self.deal.text + chosen
-        return layout(self.game, self.state, deal, self.move_count, self.ascii, self.title)
+        # The shell says a win on the layout's last line (after_move): one line, under the game.
+        won = win_text(self) if self.interactive and self.outcome() is Outcome.WON else None
+        return layout(self.game, self.state, deal, self.move_count, self.ascii, self.title, self.width, won)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -368,11 +371,17 @@ def no_args(args: list[str], usage: str) -> None:
 
 def after_move(session: Session, reply: Reply, by_solver: bool = False) -> Reply:
     """What a move says once made: the layout is shown, and a move that ends the game says so.
-    ``by_solver``: the move was the end of the solver's line ('solve play')."""
+    ``by_solver``: the move was the end of the solver's line ('solve play').
+
+    The shell's layout says a win on its last line, in place of its own verdict line
+    (:meth:`Session.layout`): a win screen one line shorter, which Persian Rug's tall layout
+    needs to fit 24 rows with the command typed above it."""
     reply.show = True
     verdict = session.outcome()
     if verdict is Outcome.WON:
-        reply.say(_win_text(session, by_solver), "good")
+        session.solver_won = session.hand if by_solver else None
+        if not session.interactive:
+            reply.say(win_text(session), "good")
     elif verdict is Outcome.LOST:
         # Where hints are blind, every card has been seen once the game is lost: only then can
         # 'hint' say (in hindsight) where a win was still possible.
@@ -385,20 +394,20 @@ def after_move(session: Session, reply: Reply, by_solver: bool = False) -> Reply
     return reply
 
 
-def _win_text(session: Session, by_solver: bool) -> str:
-    """The win said as it happened: the player's own, the solver's ('solve play'), or a game
-    the solver or a transcript played part of. Where the game is recorded, a win that is not
-    the player's says that it counts apart, as the record counts it."""
+def win_text(session: Session) -> str:
+    """The win of the game in hand said as it happened: the player's own, the solver's ('solve
+    play'), or a game the solver or a transcript played part of. Where the game is recorded, a
+    win that is not the player's says that it counts apart, as the record counts it."""
     moves = plural(session.move_count, "move")
     recorded = session.listener is not None and session.listener.keeps
-    apart = ": it counts apart from your games." if recorded else "."
-    if by_solver:
+    apart = ": not counted as yours." if recorded else "."  # the record's words ('record')
+    if session.solver_won is session.hand:
         return f"The solver won deal {session.deal} in {moves} ('solve play'){apart}"
     if session.how == "solver":
-        return f"Deal {session.deal} is won in {moves}, some of them the solver's ('solve play'){apart}"
+        return f"Deal {session.deal} is won in {moves}, some the solver's{apart}"
     if session.how == "loaded":
-        return f"Deal {session.deal} is won in {moves}, some of them loaded with the game{apart}"
-    # One line at 80 columns, so that a tall layout's win screen (Crazy Quilt's) fits 24 rows.
+        return f"Deal {session.deal} is won in {moves}, some loaded with the game{apart}"
+    # One line at 80 columns, so that a tall layout's win screen (Persian Rug's) fits 24 rows.
     return f"You won deal {session.deal} in {moves}!" + (
         " 'new' deals another; 'save' keeps it." if session.interactive else "")
 
