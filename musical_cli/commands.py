@@ -383,14 +383,19 @@ def after_move(session: Session, reply: Reply, by_solver: bool = False) -> Reply
         if not session.interactive:
             reply.say(win_text(session), "good")
     elif verdict is Outcome.LOST:
-        # Where hints are blind, every card has been seen once the game is lost: only then can
-        # 'hint' say (in hindsight) where a win was still possible.
-        hint = ("'hint' says, in hindsight, where a win was still possible" if session.game.hint_is_blind
-                else "'hint' finds where a win was still possible")
         # The layout's last line says "No move is left: the game is lost."; this says the rest.
+        # 'hint' promises no win: there may have been none, which the hints may know already.
+        start = session.memory.solved.get(session.hand.start)
+        if start is not None and start.result == "lost":
+            then = " It could not be won from its start either: type 'new' for another deal."
+        else:
+            # Where hints are blind, every card has been seen once the game is lost: only then
+            # can 'hint' say (in hindsight) whether a win was still possible.
+            hindsight = ", in hindsight," if session.game.hint_is_blind else ""
+            then = (f" Type 'undo' to go back ('hint' says{hindsight} whether a win was still possible, "
+                    "and where), or 'new' for another deal.")
         reply.say(f"Deal {session.deal} is lost after {plural(session.move_count, 'move')}."
-                  + (f" Type 'undo' to go back ({hint}), or 'new' for another deal."
-                     if session.interactive else ""), "bad")
+                  + (then if session.interactive else ""), "bad")
     return reply
 
 

@@ -368,7 +368,7 @@ def test_the_lost_musical_game_still_offers_the_hint(monkeypatch):
 
     s = session(MUSICAL)
     monkeypatch.setattr(s, "outcome", lambda: Outcome.LOST)  # the message alone
-    assert "'hint' finds where a win was still possible" in text(announce_outcome(s))
+    assert "'hint' says whether a win was still possible, and where" in text(announce_outcome(s))
 
 
 def test_a_loaded_calculation_game_undoes_placements():
@@ -419,3 +419,20 @@ def test_the_win_screen_leaves_the_typed_command_on_a_24_row_screen(options, dea
     screen = plain(wrap(reply.out + s.layout(), 80)).splitlines()
     assert screen[-1].startswith(f"  You won deal {deal} in ")
     assert len(screen) <= 24 - 3, screen
+
+
+# --- issue 52, edge 7: the loss message promises no win that may not exist --------------------
+
+
+def test_the_loss_message_promises_no_win_and_says_what_the_hints_know():
+    s = session(MUSICAL, {"redeals": "0"}, deal=2)
+    said = text(execute(s, ";".join(["d"] * 44)))
+    assert s.outcome() is Outcome.LOST
+    assert "Deal 2 is lost after 44 moves. Type 'undo' to go back ('hint' says whether a win was " \
+           "still possible, and where)" in said
+    assert "finds where" not in said
+    assert "even from its start" in text(execute(s, "hint"))
+    execute(s, "undo")
+    said = text(execute(s, "d"))  # lost again, and now the hints know the start is lost
+    assert "Deal 2 is lost after 44 moves. It could not be won from its start either: type 'new'" in said
+    assert "'undo'" not in said
