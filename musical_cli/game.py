@@ -339,6 +339,15 @@ class Game(ABC):
         except NotAvailable:
             return {}
 
+    def difficulty_lost(self) -> Mapping[Any, int]:
+        """Per rule set with bands, how many of the deals they were calibrated on the measure
+        proves lost (``solver.DIFFICULTY_LOST``): 0 where no deal is known to be lost. Empty
+        where none are calibrated."""
+        try:
+            return self._part("solver", "DIFFICULTY_LOST", "")
+        except NotAvailable:
+            return {}
+
     def difficulty_nodes(self) -> int:
         """The node limit of the difficulty measure (:func:`musical_cli.advice.difficulty_measure`)
         for this game: ``solver.DIFFICULTY_NODES``, or this module's DIFFICULTY_NODES where the solver

@@ -298,6 +298,12 @@ def search_progress(nodes: int, seconds: float) -> str:
     return f"searching: {nodes:,} positions, {seconds:.1f} s (Ctrl-C stops)"
 
 
+def rating_progress(wanted: str, rated: int, attempts: int, seconds: float) -> str:
+    """The progress line of a search for a deal of a rating (``--difficulty``): within 80
+    columns (a progress line redrawn in place must not wrap), so without the game's name."""
+    return f"looking for a deal rated {wanted}: {rated} of {attempts} deals, {seconds:.1f} s (Ctrl-C stops)"
+
+
 def review_progress(done: int, total: int, seconds: float) -> str:
     """A review's progress line, the shell's and ``musical review``'s."""
     return f"reviewing: {done} of {total} positions decided, {seconds:.1f} s (Ctrl-C stops)"
