@@ -436,3 +436,21 @@ def test_the_loss_message_promises_no_win_and_says_what_the_hints_know():
     said = text(execute(s, "d"))  # lost again, and now the hints know the start is lost
     assert "Deal 2 is lost after 44 moves. It could not be won from its start either: type 'new'" in said
     assert "'undo'" not in said
+
+
+# --- issue 52, edge 9: with Calculation's stock empty, nothing is hidden ------------------------
+
+
+def test_calculation_s_hint_is_exact_once_the_stock_is_empty():
+    from musical_cli.solver import blind_hint
+
+    s = session(CALCULATION)
+    while s.state.stock:
+        assert s.outcome() is Outcome.IN_PLAY
+        said = text(execute(s, "hint"))
+        assert said.endswith("(from what you can see; the stock stays hidden)\n")
+        execute(s, str(blind_hint(CALCULATION, s.state)))
+    assert s.outcome() is Outcome.IN_PLAY and s.state.waste  # deal 1: the last card, to place
+    said = text(execute(s, "hint"))
+    assert said.startswith("hint: ") and "stays hidden" not in said
+    assert "(a win in " in said  # the solver's own hint: every card has been seen
