@@ -102,10 +102,12 @@ def _hint(session: Session, args: list[str]) -> Reply:
     undecided = f"undecided: no win found from here within {advice.HINT_BUDGET:g} s, and no loss proven"
     if not session.moves:
         return Reply().say(f"{undecided}: {_AGAIN}.", "bad")
-    reply = Reply().say(f"{undecided};", "bad")
+    # One sentence, one line: the shell wraps a line with its continuations indented under it,
+    # so a sentence split over two lines would read as two.
     if back < 0:
-        return reply.say(f"nor an earlier position proven winnable yet: {_AGAIN}.", "bad")
-    return reply.say(f"'undo {back}' gets back to a position that can still be won; or {_AGAIN}.", "hint")
+        return Reply().say(f"{undecided}; nor an earlier position proven winnable yet: {_AGAIN}.", "bad")
+    return Reply([("class:bad", f"{undecided}; "),
+                  ("class:hint", f"'undo {back}' gets back to a position that can still be won; or {_AGAIN}.\n")])
 
 
 def _long_hint(session: Session) -> Reply:

@@ -1003,6 +1003,25 @@ def test_hint_after_moves_never_calls_an_undecided_game_lost(tiny_budgets):
 
 
 @needs_solver
+@pytest.mark.parametrize("back", [None, 2])
+def test_an_undecided_hint_wraps_as_one_sentence(tiny_budgets, monkeypatch, back):
+    """At 80 columns the undecided hint is one paragraph: its first line at the margin, every
+    line after it indented as a continuation, not a second line at the margin; with an undo
+    count or without."""
+    from musical_cli import advice
+    from musical_cli.render import wrap
+
+    if back is not None:
+        monkeypatch.setattr(advice, "undo_to_winnable", lambda *a, **k: (back, False))
+    s = session(125)
+    execute(s, "d; d; d")
+    lines = plain(wrap(execute(s, "hint").out, 80)).splitlines()
+    assert lines[0].startswith("undecided: ") and len(lines) > 1, lines
+    assert all(t.startswith("  ") and len(t) < 80 for t in lines[1:]), lines
+    assert back is None or f"'undo {back}' gets back" in " ".join(t.strip() for t in lines)
+
+
+@needs_solver
 def test_hint_at_a_start_proven_lost_still_says_so(tiny_budgets):
     s = session(1, redeals=0)  # proven lost at once, whatever the budget
     out = text(execute(s, "hint"))
