@@ -19,7 +19,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from .cards import Card
 from .deals import DealNumber, shuffled_deck
@@ -344,7 +344,7 @@ class Game(ABC):
         proves lost (``solver.DIFFICULTY_LOST``): 0 where no deal is known to be lost. Empty
         where none are calibrated."""
         try:
-            return self._part("solver", "DIFFICULTY_LOST", "")
+            return cast(Mapping[Any, int], self._part("solver", "DIFFICULTY_LOST", ""))
         except NotAvailable:
             return {}
 
