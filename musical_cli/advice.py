@@ -641,18 +641,29 @@ def rating(game: Game, rules: Any, state: Any, stop: threading.Event | None = No
 
 
 RATED_ATTEMPTS = 300  # random deals rated, at most, for a deal of a wanted rating
-RATED_SECONDS = 20.0  # and real seconds: a rating that is rare (a lost deal of Calculation) is not searched for long
+RATED_SECONDS = 20.0  # and real seconds: a rating that is rare (a lost deal of Crazy Quilt) is not searched for long
 
 
 def deal_rated(game: Game, rules: Any, wanted: str, numbers: Callable[[], Any],
-               attempts: int = RATED_ATTEMPTS, seconds: float = RATED_SECONDS) -> Any | None:
+               attempts: int = RATED_ATTEMPTS, seconds: float = RATED_SECONDS,
+               progress: Callable[[int, float], None] | None = None) -> Any | None:
     """A deal number from ``numbers()`` whose rating is ``wanted``; None after ``attempts``
-    deals or ``seconds``, whichever comes first."""
-    end = time.monotonic() + seconds
+    deals or ``seconds``, whichever comes first. ``progress(deals rated, seconds)`` is told now
+    and then, during a deal's rating too (whatever it raises propagates: Ctrl-C stops)."""
+    began = time.monotonic()
+    end = began + seconds
+    rated = 0
+
+    def tell(_nodes: int = 0, _seconds: float = 0.0) -> None:
+        if progress is not None:
+            progress(rated, time.monotonic() - began)
+
     for _ in range(attempts):
         deal = numbers()
-        if rating(game, rules, game.opening(deal, rules)) == wanted:
+        if rating(game, rules, game.opening(deal, rules), progress=tell) == wanted:
             return deal
+        rated += 1
+        tell()
         if time.monotonic() >= end:
             break
     return None
@@ -675,4 +686,8 @@ def no_rated_deal(game: Game, rules: Any, wanted: str) -> str | None:
                 + (f"; those of {have} are" if have else "") + " (docs/difficulty.md)")
     if wanted in ("easy", "medium") and calibrated[rules][1] == 0:
         return f"no deal of {game.variant_title(rules)} is {wanted}: so few are winnable that every win is rated hard"
+    if wanted == "lost" and game.difficulty_lost().get(rules) == 0:
+        # A search would rate every deal it tries in vain (for 20 s), and say only that it found none.
+        return (f"no deal of {game.variant_title(rules)} is known to be lost: the solver proved none lost "
+                "of the deals its ratings were calibrated on (docs/difficulty.md)")
     return None

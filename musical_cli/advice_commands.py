@@ -25,7 +25,9 @@ _AGAIN = "type 'hint' again to search longer"
                  "position, then up to 30 s for how far to undo (Ctrl-C stops it). "
                  "In a game whose stock stays hidden (Calculation), the hint never reads the "
                  "stock: it is the advice of a player who knows only the cards seen, not a "
-                 "winning line, and it can lead to a loss. Once such a game is lost, every card "
+                 "winning line, and it can lead to a loss. Once its stock is empty, every card has "
+                 "been seen, and the hint is the solver's, as in the other games. "
+                 "Once such a game is lost, every card "
                  "has been seen: 'hint' then says, in hindsight, how far to undo to get back to "
                  "a position that could still be won with the stock known.")
 def _hint_cmd(session: Session, args: list[str]) -> Reply:
@@ -42,13 +44,21 @@ def _hindsight(session: Session) -> bool:
             and session.outcome() is Outcome.LOST)
 
 
+def _all_seen(session: Session) -> bool:
+    """A game whose hints are blind, with its stock empty: every card has been seen, so the
+    solver reads nothing the player has not, and its hint is exact (the end of a game is
+    searched in milliseconds)."""
+    stock = getattr(session.state, "stock", None)
+    return stock is not None and not stock and "solver" in session.game.players
+
+
 def _hint(session: Session, args: list[str]) -> Reply:
     no_args(args, "hint")
     _need_player(session)
     session.notify("hint")
     if session.outcome() is Outcome.WON:
         return Reply().say("the game is won; nothing to hint")
-    if session.game.hint_is_blind and not _hindsight(session):
+    if session.game.hint_is_blind and not _hindsight(session) and not _all_seen(session):
         from .solver import blind_hint
 
         move = blind_hint(session.game, session.state)
@@ -200,7 +210,7 @@ def _solve_cmd(session: Session, args: list[str]) -> Reply:
     reply.say(f"played {plural(len(shown), 'move')}:")
     for text in move_lines(start, shown, session.width):
         reply.say(text)
-    return after_move(session, reply)
+    return after_move(session, reply, by_solver=True)
 
 
 @command("auto", "auto", "make the moves the solver proves safe",

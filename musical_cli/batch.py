@@ -17,6 +17,7 @@ from .language import Session, announce_outcome, error_text, execute, said_befor
 from .render import plain, plural, wrap
 from .results import EXIT_INVALID, EXIT_NOT_WON, EXIT_WON, standing
 from .transcript import (
+    BOM,
     MAX_BYTES,
     MAX_LINE,
     RESULT_WORDS,
@@ -71,7 +72,7 @@ class _Lines:
             self.size += len(raw.encode("utf-8", "surrogatepass"))  # as read, line feed and all
         raw = raw.rstrip("\n").rstrip("\r")
         if self.n == 1:
-            raw = raw.lstrip("\ufeff")
+            raw = raw.removeprefix(BOM)  # one mark, as a transcript file has (transcript.BOM)
         if self.raw is not None:
             self.raw.append(raw)
         try:

@@ -30,6 +30,7 @@ from .render import (
     opening_text,
     plain,
     plural,
+    rating_progress,
     search_progress,
     wants_colour,
 )
@@ -402,7 +403,15 @@ def cmd_play(args: argparse.Namespace) -> int:
         if args.seed is not None or args.resume or args.winnable:
             raise UsageError("--difficulty chooses the deal: give no --seed, --winnable or --resume with it")
         why = advice.no_rated_deal(game, rules, args.difficulty)
-        deal = None if why else advice.deal_rated(game, rules, args.difficulty, random_deal_number)
+        bar = _ProgressLine(sys.stderr) if sys.stderr.isatty() and not why else None
+        try:
+            deal = None if why else advice.deal_rated(
+                game, rules, args.difficulty, random_deal_number,
+                progress=None if bar is None else lambda rated, seconds: bar.show(
+                    rating_progress(args.difficulty, rated, advice.RATED_ATTEMPTS, seconds)))
+        finally:
+            if bar is not None:
+                bar.clear()
         if deal is None:
             raise FileError(why or advice.no_deal_rated(game, rules, args.difficulty))
     elif args.winnable:

@@ -118,6 +118,7 @@ class Session:
         self.front: Front = Unattended() if front is None else front
         self.listener: Listener | None = None
         self.coach = False  # the live coach is shown ('coach on', --coach)
+        self.solver_won: Hand | None = None  # the hand 'solve play' won, for the words of the win
         self.memory = Memory()
         self.hand = Hand.begin(game, deal, game.default_rules() if rules is None else rules,
                                turns_up=interactive)
@@ -289,7 +290,9 @@ class Session:
         # how the deal was chosen: "(dealt winnable)", or its rating when chosen by it
         chosen = "" if not self.chosen else " (dealt winnable)" if self.chosen == "winnable" else f" (rated {self.chosen})"
         deal = self.deal.text + chosen
-        return layout(self.game, self.state, deal, self.move_count, self.ascii, self.title)
+        # The shell says a win on the layout's last line (after_move): one line, under the game.
+        won = win_text(self) if self.interactive and self.outcome() is Outcome.WON else None
+        return layout(self.game, self.state, deal, self.move_count, self.ascii, self.title, self.width, won)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -366,23 +369,52 @@ def no_args(args: list[str], usage: str) -> None:
         raise CommandError(f"{usage} takes no argument; got {' '.join(args)!r}")
 
 
-def after_move(session: Session, reply: Reply) -> Reply:
+def after_move(session: Session, reply: Reply, by_solver: bool = False) -> Reply:
+    """What a move says once made: the layout is shown, and a move that ends the game says so.
+    ``by_solver``: the move was the end of the solver's line ('solve play').
+
+    The shell's layout says a win on its last line, in place of its own verdict line
+    (:meth:`Session.layout`): a win screen one line shorter, which Persian Rug's tall layout
+    needs to fit 24 rows with the command typed above it."""
     reply.show = True
     verdict = session.outcome()
     if verdict is Outcome.WON:
-        reply.say(f"You won deal {session.deal} in {plural(session.move_count, 'move')}!"
-                  + (" Type 'new' for another deal, or 'save' to keep this one." if session.interactive else ""),
-                  "good")
+        session.solver_won = session.hand if by_solver else None
+        if not session.interactive:
+            reply.say(win_text(session), "good")
     elif verdict is Outcome.LOST:
-        # Where hints are blind, every card has been seen once the game is lost: only then can
-        # 'hint' say (in hindsight) where a win was still possible.
-        hint = ("'hint' says, in hindsight, where a win was still possible" if session.game.hint_is_blind
-                else "'hint' finds where a win was still possible")
         # The layout's last line says "No move is left: the game is lost."; this says the rest.
+        # 'hint' promises no win: there may have been none, which the hints may know already.
+        start = session.memory.solved.get(session.hand.start)
+        if start is not None and start.result == "lost":
+            then = " It could not be won from its start either: type 'new' for another deal."
+        else:
+            # Where hints are blind, every card has been seen once the game is lost: only then
+            # can 'hint' say (in hindsight) whether a win was still possible.
+            hindsight = ", in hindsight," if session.game.hint_is_blind else ""
+            then = (f" Type 'undo' to go back ('hint' says{hindsight} whether a win was still possible, "
+                    "and where), or 'new' for another deal.")
         reply.say(f"Deal {session.deal} is lost after {plural(session.move_count, 'move')}."
-                  + (f" Type 'undo' to go back ({hint}), or 'new' for another deal."
-                     if session.interactive else ""), "bad")
+                  + (then if session.interactive else ""), "bad")
     return reply
+
+
+def win_text(session: Session) -> str:
+    """The win of the game in hand said as it happened: the player's own, the solver's ('solve
+    play'), or a game the solver or a transcript played part of. Where the game is recorded, a
+    win that is not the player's says that it counts apart, as the record counts it."""
+    moves = plural(session.move_count, "move")
+    recorded = session.listener is not None and session.listener.keeps
+    apart = ": not counted as yours." if recorded else "."  # the record's words ('record')
+    if session.solver_won is session.hand:
+        return f"The solver won deal {session.deal} in {moves} ('solve play'){apart}"
+    if session.how == "solver":
+        return f"Deal {session.deal} is won in {moves}, some the solver's{apart}"
+    if session.how == "loaded":
+        return f"Deal {session.deal} is won in {moves}, some loaded with the game{apart}"
+    # One line at 80 columns, so that a tall layout's win screen (Persian Rug's) fits 24 rows.
+    return f"You won deal {session.deal} in {moves}!" + (
+        " 'new' deals another; 'save' keeps it." if session.interactive else "")
 
 
 def moves_text(session: Session) -> str:

@@ -19,7 +19,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from .cards import Card
 from .deals import DealNumber, shuffled_deck
@@ -336,6 +336,15 @@ class Game(ABC):
         changes the nodes, and so the bands. Empty where none are calibrated."""
         try:
             return self._part("solver", "DIFFICULTY_BANDS", "")
+        except NotAvailable:
+            return {}
+
+    def difficulty_lost(self) -> Mapping[Any, int]:
+        """Per rule set with bands, how many of the deals they were calibrated on the measure
+        proves lost (``solver.DIFFICULTY_LOST``): 0 where no deal is known to be lost. Empty
+        where none are calibrated."""
+        try:
+            return cast(Mapping[Any, int], self._part("solver", "DIFFICULTY_LOST", ""))
         except NotAvailable:
             return {}
 

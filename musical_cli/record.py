@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import textwrap
 import time
 from collections.abc import Callable, Sequence
@@ -610,9 +611,11 @@ def fit(table: Sequence[tuple[str, ...]], right: set[int], width: int, squeeze: 
         optional: tuple[int, ...] = ()) -> list[str]:
     """Columns two spaces apart, each as wide as its widest cell, within ``width`` - 1 columns (a
     line that fills the last column makes some terminals wrap). Where that is too wide, the
-    ``optional`` columns go, last first, while the names (column ``squeeze``) would be cut below
-    16 characters; then the names are shortened ("Calculation with 3 piles" to "Calculation 3
-    piles"), and last cut with '~'."""
+    ``optional`` columns go, last first, while the names (column ``squeeze``) would be narrower
+    than 16 characters; then the names wrap between words, onto lines of their own under their
+    row, each indented 2 ("Calculation with" and "  3 piles"): a name is never cut nor shortened,
+    so that every table names a game alike. Only a word wider than the column (a name this
+    musical never gives) is cut, with '~'."""
     limit = max(width, 40) - 1
     keep = list(range(len(table[0])))
 
@@ -627,8 +630,6 @@ def fit(table: Sequence[tuple[str, ...]], right: set[int], width: int, squeeze: 
         if names - overflow(table) >= 16:
             break
         keep.remove(column)
-    if overflow(table) > 0:
-        table = [row[:squeeze] + (row[squeeze].replace(" with ", " "),) + row[squeeze + 1:] for row in table]
     widths = widths_of(table)
     at = keep.index(squeeze)
     over = overflow(table)
@@ -636,14 +637,33 @@ def fit(table: Sequence[tuple[str, ...]], right: set[int], width: int, squeeze: 
         widths[at] = max(widths[at] - over, 8)
     out = []
     for row in table:
-        cells = []
-        for i, w in zip(keep, widths, strict=True):
-            cell = row[i]
-            if len(cell) > w:
-                cell = cell[:w - 1] + "~"
-            cells.append(cell.rjust(w) if i in right else cell.ljust(w))
-        out.append("  ".join(cells).rstrip())
+        for n, part in enumerate(name_lines(row[squeeze], widths[at])):
+            cells = []
+            for i, w in zip(keep, widths, strict=True):
+                cell = part if i == squeeze else row[i] if n == 0 else ""
+                if len(cell) > w:
+                    cell = cell[:w - 1] + "~"
+                cells.append(cell.rjust(w) if i in right else cell.ljust(w))
+            out.append("  ".join(cells).rstrip())
     return out
+
+
+def name_lines(name: str, width: int) -> list[str]:
+    """A game's name within ``width`` columns: whole when it fits, else broken before its
+    phrases ("Calculation", "  with 3 piles", "  and no bases"), several to a line where they
+    fit, and between words only where a phrase alone is too wide; each line after the first
+    indented 2."""
+    if len(name) <= width:
+        return [name]
+    lines: list[str] = []
+    for phrase in re.split(r" (?=(?:with|and) )", name):
+        if lines and len(lines[-1]) + 1 + len(phrase) <= width:
+            lines[-1] += " " + phrase
+            continue
+        lead = "  " if lines else ""
+        lines += textwrap.wrap(phrase, width, initial_indent=lead, subsequent_indent="  ",
+                               break_long_words=False, break_on_hyphens=False)
+    return lines or [""]
 
 
 def history_table(rows: list[GameRow], width: int = 80) -> list[str]:

@@ -205,7 +205,10 @@ def record_command(session: Session, args: list[str]):
                                                                            "the solver has not decided the deal")
     if row.rating is not None:  # the game is over: its rating may be told
         verdict += f" (rated {row.rating})"
-    by = {"player": "played by you", "solver": "finished by the solver ('solve play'): not counted as yours",
+    # 'solve play' plays to the end; a game it played that is not won (undone since, then played
+    # on or left) is the solver's in part only.
+    solver = "finished by the solver" if row.result == "won" else "played in part by the solver"
+    by = {"player": "played by you", "solver": f"{solver} ('solve play'): not counted as yours",
           "loaded": "loaded with its moves: not counted as yours", None: "played by you"}[row.how]
     if row.coach:
         by += ", with the coach on: counted apart"

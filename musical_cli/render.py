@@ -70,10 +70,17 @@ def separator(ascii: bool = False) -> str:
     return " | " if ascii else " · "
 
 
+def deal_title(title: str, deal: str) -> str:
+    """A game and its deal as a title: "Musical deal 1", "Indian Carpet deal 7"; a name that
+    says its rules takes a comma, so that the deal does not read as one more of them: "Musical
+    with 1 redeal, deal 7"."""
+    return f"{title}{',' if ' with ' in title else ''} deal {deal}"
+
+
 def status_parts(game: Game, state: Any, deal: str, moves: int, title: str | None = None) -> list[str]:
     """The status line's parts, the most telling first: the game (``title``: its variant's
     name, Game.variant_title) and deal, the pass, the moves, the cards still to build."""
-    parts = [f"{title or game.title} deal {deal}"]
+    parts = [deal_title(title or game.title, deal)]
     if hasattr(state, "pass_number"):
         total = state.passes
         parts.append(f"pass {state.pass_number}" + (f" of {total}" if total is not None else ""))
@@ -85,6 +92,27 @@ def status_parts(game: Game, state: Any, deal: str, moves: int, title: str | Non
 def status(game: Game, state: Any, deal: str, moves: int, ascii: bool = False, title: str | None = None) -> str:
     """One line for the bottom toolbar and batch summaries."""
     return separator(ascii).join(status_parts(game, state, deal, moves, title))
+
+
+def between_parts(parts: list[str], width: int, sep: str) -> list[str]:
+    """``parts`` joined by ``sep`` within ``width`` - 1 columns (a line that fills the last column
+    makes some terminals wrap it), broken between parts, never inside one: on one line when they
+    fit; else the first part (the game and deal) on a line of its own and the rest after it, each
+    line after the first indented 2, so that no part is left alone on the last line while the
+    rest would have held it."""
+    limit = max(width, 20) - 1
+    whole = sep.join(parts)
+    if len(whole) <= limit or len(parts) == 1:
+        return [whole]
+    out = [parts[0]]
+    current = ""
+    for part in parts[1:]:
+        if current and len("  " + current + sep + part) > limit:
+            out.append("  " + current)
+            current = part
+        else:
+            current = current + sep + part if current else part
+    return [*out, "  " + current]
 
 
 def fit(parts: list[str], width: int, sep: str) -> str:
@@ -201,14 +229,22 @@ def _runs(chars: list[tuple[str, str]]) -> Fragments:
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
-def layout(game: Game, state: Any, deal: str, moves: int, ascii: bool = False, title: str | None = None) -> Fragments:
-    """The status line, the game's own drawing of the position, and the verdict once it is over."""
-    return (line(status(game, state, deal, moves, ascii, title), "dim") + game.draw(state, ascii)
-            + _verdict(game, state))
+def layout(game: Game, state: Any, deal: str, moves: int, ascii: bool = False, title: str | None = None,
+           width: int | None = None, won: str | None = None) -> Fragments:
+    """The status line, the game's own drawing of the position, and the verdict once it is over.
+    With ``width``, a status line too long for it is broken between its parts (between_parts).
+    ``won``: the words of a won game's verdict line, in place of the layout's own (the shell's
+    win message: one line, where a message above the layout would take one more)."""
+    parts = status_parts(game, state, deal, moves, title)
+    head = [separator(ascii).join(parts)] if width is None else between_parts(parts, width, separator(ascii))
+    return ([f for text in head for f in line(text, "dim")] + game.draw(state, ascii)
+            + _verdict(game, state, won))
 
 
-def _verdict(game: Game, state: Any) -> Fragments:
+def _verdict(game: Game, state: Any, won: str | None = None) -> Fragments:
     verdict = game.outcome(state)
+    if verdict is Outcome.WON and won is not None:
+        return line(f"  {won}", "good")
     if verdict is Outcome.WON:
         n = len(getattr(state, "foundations", ()))
         built = ("The foundation is complete" if n == 1 else
@@ -241,7 +277,7 @@ def opening_text(game: Game, deal: Any, state: Any, ascii: bool = False) -> Frag
     line each; a part made of rows (a quilt, reserves) takes a line a row."""
     record = opening_record(game, deal, state)
     # the variant's name, as the shell's title has it ("Calculation with 3 piles", "Persian Rug")
-    out: Fragments = line(f"{game.variant_title(state.rules)} deal {deal}", "label")
+    out: Fragments = line(deal_title(game.variant_title(state.rules), str(deal)), "label")
     for key, value in record.items():
         if key in ("game", "seed") or not isinstance(value, list) or not value:
             continue  # (an empty part, Persian Rug's stock, is no line: it has no stock)
@@ -260,6 +296,12 @@ def opening_text(game: Game, deal: Any, state: Any, ascii: bool = False) -> Frag
 def search_progress(nodes: int, seconds: float) -> str:
     """A search's progress line, the shell's and ``musical solve``'s."""
     return f"searching: {nodes:,} positions, {seconds:.1f} s (Ctrl-C stops)"
+
+
+def rating_progress(wanted: str, rated: int, attempts: int, seconds: float) -> str:
+    """The progress line of a search for a deal of a rating (``--difficulty``): within 80
+    columns (a progress line redrawn in place must not wrap), so without the game's name."""
+    return f"looking for a deal rated {wanted}: {rated} of {attempts} deals, {seconds:.1f} s (Ctrl-C stops)"
 
 
 def review_progress(done: int, total: int, seconds: float) -> str:

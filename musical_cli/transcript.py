@@ -109,8 +109,18 @@ class Header:
     lines: dict[str, int] = field(default_factory=dict)
 
 
+# A byte order mark is a signature of the encoding, written once at the start of a file (as
+# Python's utf-8-sig and Windows' editors do); anywhere else U+FEFF is a character of the text,
+# and a second one at the start comes from a tool that marked text already marked. So one mark,
+# at the start, is read past, and any other is an error that names its line: the same rule for
+# a file (verify, replay, load) and for standard input (batch mode).
+BOM = "\ufeff"
+ONE_BOM = "only the start of a file may have one, once"
+
+
 def decode(data: bytes) -> str:
-    """Bytes to text: UTF-8, a BOM allowed; anything else is a TranscriptError naming the line."""
+    """Bytes to text: UTF-8, a BOM allowed (one, at the start); anything else is a
+    TranscriptError naming the line."""
     if len(data) > MAX_BYTES:
         raise TranscriptError(None, f"the file is larger than {MAX_BYTES // 1024} KiB; "
                                     "a transcript is a few kilobytes")
@@ -133,6 +143,8 @@ def numbered_lines(text: str) -> Iterator[tuple[int, str]]:
         if "\x00" in raw:
             raise TranscriptError(n, "the line holds a NUL byte; a transcript is text")
         line = raw.split("#", 1)[0].strip()
+        if BOM in line:
+            raise TranscriptError(n, f"the line holds a byte order mark (U+FEFF); {ONE_BOM}")
         if line:
             yield n, line
 

@@ -357,6 +357,6 @@ def test_deal_json_1_to_1000_is_quick():
 
 def test_deal_names_the_variant(capsys):
     status, out, _ = cli(capsys, "deal", "1", "--game", "calculation", "--piles", "3")
-    assert status == 0 and out.startswith("Calculation with 3 piles deal 1\n")
+    assert status == 0 and out.startswith("Calculation with 3 piles, deal 1\n")
     status, out, _ = cli(capsys, "deal", "2", "--game", "crazy-quilt", "--reserves")
     assert status == 0 and out.startswith("Persian Rug deal 2\n")

@@ -177,10 +177,12 @@ def test_winning_says_so(interactive):
     assert s.outcome() is Outcome.IN_PLAY
     reply = execute(s, last)
     assert s.outcome() is Outcome.WON
-    assert "won" in text(reply).lower()
-    assert f"{len(winning_line(2))} moves" in text(reply)
+    # the shell says it on the layout's last line, in place of the layout's own verdict
+    said = text(reply) + (plain(s.layout()).splitlines()[-1] if interactive else "")
+    assert reply.show and "won" in said.lower()
+    assert f"{len(winning_line(2))} moves" in said
     if interactive:
-        assert "'new'" in text(reply)  # the shell offers a new deal
+        assert "'new'" in said  # the shell offers a new deal
 
 
 def lose(s: Session):
@@ -998,6 +1000,28 @@ def test_hint_after_moves_never_calls_an_undecided_game_lost(tiny_budgets):
     s = session(125)
     execute(s, "d; d; d")
     _undecided_not_lost(text(execute(s, "hint")))
+
+
+@needs_solver
+@pytest.mark.parametrize("back", [None, 2])
+def test_an_undecided_hint_wraps_as_one_sentence(tiny_budgets, monkeypatch, back):
+    """At 80 columns each sentence of the undecided hint (the guess, then what to do) starts at
+    the margin and its rest is indented as a continuation; with an undo count or without."""
+    from musical_cli import advice
+    from musical_cli.render import wrap
+
+    if back is not None:
+        monkeypatch.setattr(advice, "undo_to_winnable", lambda *a, **k: (back, False))
+    s = session(125)
+    execute(s, "d; d; d")
+    reply = execute(s, "hint").out
+    lines = plain(wrap(reply, 80)).splitlines()
+    assert lines[0].startswith("hint: ") and "a guess" in lines[0] and len(lines) > 1, lines
+    # each sentence of the reply is a line of its own; its rest, wrapped, is indented under it
+    starts = [text.split("\n")[0][:20] for _, text in reply]
+    assert all(len(t) < 80 for t in lines), lines
+    assert all(t.startswith("  ") or any(t.startswith(start) for start in starts) for t in lines), lines
+    assert back is None or f"'undo {back}' gets back" in " ".join(t.strip() for t in lines)
 
 
 @needs_solver

@@ -121,11 +121,55 @@ def test_a_search_for_a_rare_rating_gives_up_in_time(monkeypatch):
         tried.append(1)
         return DealNumber(len(tried))
 
-    monkeypatch.setattr(advice, "rating", lambda game, rules, state: "easy")
+    monkeypatch.setattr(advice, "rating", lambda game, rules, state, progress=None: "easy")
     assert advice.deal_rated(MUSICAL, MUSICAL.default_rules(), "lost", numbers, seconds=0.0) is None
     assert len(tried) == 1
     assert advice.deal_rated(MUSICAL, MUSICAL.default_rules(), "lost", numbers, attempts=5, seconds=60) is None
     assert len(tried) == 6
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_each_games_lost_deals_are_counted_for_its_bands(name):
+    game = GAMES[name]
+    assert set(game.difficulty_lost()) == set(game.difficulty_bands())
+
+
+@pytest.mark.parametrize(("game", "options", "args"), [
+    (CALCULATION, {}, []), (CALCULATION, {"piles": "3"}, ["--piles", "3"]),
+    (CALCULATION, {"bases": "no"}, ["--no-bases"]), (QUILT, {"redeals": "2"}, ["--redeals", "2"])])
+def test_a_lost_deal_where_none_is_known_is_refused_at_once(game, options, args, monkeypatch, capsys):
+    """No deal of Calculation (nor of Indian Carpet) is known to be lost: '--difficulty lost'
+    says so at once, and searches nothing."""
+    from test_cli import cli
+
+    from musical_cli import advice
+
+    rules = game.rules_from_options(options)
+    why = no_rated_deal(game, rules, "lost")
+    assert why == (f"no deal of {game.variant_title(rules)} is known to be lost: the solver proved none lost "
+                   "of the deals its ratings were calibrated on (docs/difficulty.md)")
+    monkeypatch.setattr(advice, "deal_rated", lambda *a, **k: pytest.fail("searched"))
+    status, _, err = cli(capsys, "--difficulty", "lost", "--game", game.name, *args)
+    assert status == 2 and "is known to be lost" in err
+    for wanted in ("easy", "medium", "hard"):
+        assert no_rated_deal(game, rules, wanted) is None
+
+
+def test_a_lost_deal_is_looked_for_where_some_are_known():
+    for game, rules in ((MUSICAL, MUSICAL.default_rules()), (QUILT, QUILT.rules_type(redeals=1)),
+                        (QUILT, QUILT.rules_type(reserves=True))):
+        assert no_rated_deal(game, rules, "lost") is None
+
+
+def test_a_search_for_a_rated_deal_tells_its_progress():
+    from musical_cli import advice
+
+    told: list[tuple[int, float]] = []
+    got = advice.deal_rated(MUSICAL, MUSICAL.default_rules(), "lost", iter(DealNumber(n) for n in (1, 2, 3)).__next__,
+                            attempts=3, progress=lambda rated, seconds: told.append((rated, seconds)))
+    assert got is None  # deals 1-3 are won
+    assert [rated for rated, _ in told][-3:] == [1, 2, 3]
+    assert all(seconds >= 0 for _, seconds in told)
 
 
 def test_calibration_reads_rules_as_stats_writes_them(tmp_path):

@@ -26,10 +26,10 @@ ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\x07")
 # the name the variant is shown by)
 VARIANTS = [
     (["--seed", "1"], "w f1", "Musical deal 1"),
-    (["--seed", "3", "--redeals", "1"], "redeal", "Musical with 1 redeal deal 3"),
+    (["--seed", "3", "--redeals", "1"], "redeal", "Musical with 1 redeal, deal 3"),
     (["--game", "calculation", "--seed", "3"], "p1 f1", "Calculation deal 3"),
-    (["--game", "calculation", "--seed", "3", "--piles", "3"], "p4 f1", "Calculation with 3 piles deal 3"),
-    (["--game", "calculation", "--seed", "2", "--no-bases"], "w f4", "Calculation with no bases deal 2"),
+    (["--game", "calculation", "--seed", "3", "--piles", "3"], "p4 f1", "Calculation with 3 piles, deal 3"),
+    (["--game", "calculation", "--seed", "2", "--no-bases"], "w f4", "Calculation with no bases, deal 2"),
     (["--game", "crazy-quilt", "--seed", "1"], "q45 f1", "Crazy Quilt deal 1"),
     (["--game", "crazy-quilt", "--seed", "1", "--redeals", "2"], "q11 f1", "Indian Carpet deal 1"),
     (["--game", "crazy-quilt", "--seed", "1", "--reserves"], "d", "Persian Rug deal 1"),

@@ -587,6 +587,38 @@ def test_the_figures_fit_the_width_and_show_more_when_wider(played):
     assert figures_table(rows, 140)[0].split()[-2:] == ["fastest", "time"]
 
 
+def test_the_tables_name_every_rule_set_whole_and_alike(tmp_path):
+    """At 80 columns a long name wraps before its phrases, under its row: never cut ('~'), never
+    shortened ("Musical 1 redeal"), the same words in 'history' and 'history --stats'."""
+    from musical_cli.record import figures_table, history_table
+
+    store = Store.open(tmp_path / "record.sqlite3")
+    variants = [("musical", {"redeals": "1"}), ("calculation", {"piles": "3", "bases": "yes"}),
+                ("calculation", {"piles": "3", "bases": "no"}), ("crazy-quilt", {"redeals": "3", "wrap": "yes",
+                                                                                 "reserves": "no"})]
+    for game, rules in variants:
+        game_id = store.new_game(game, rules, "928750127")
+        store.save(game_id, keep=0, append=[("d", 0)], moves=1, result="won", seconds=3725)
+    rows = store.games()
+    store.close()
+    names = ["Musical with 1 redeal", "Calculation with 3 piles", "Calculation with 3 piles and no bases",
+             "Crazy Quilt with 3 redeals and wrap"]
+    for lines in (figures_table(rows, 80), history_table(rows, 80)):
+        assert max(map(len, lines)) < 80, lines
+        assert "~" not in "\n".join(lines)
+        col = lines[0].index("game")
+        shown: list[str] = []  # each row's name, its lines joined
+        for text in lines[1:]:
+            if not text[:col].strip() and text.startswith("  ", col):
+                shown[-1] += " " + text[col:].strip()
+            elif text:
+                shown.append(text[col:].split("  ")[0])
+        assert set(names) <= set(shown), lines
+    figures = figures_table(rows, 80)
+    musical = figures.index(next(t for t in figures if t.startswith("Musical")))
+    assert figures[musical + 1] == "  with 1 redeal"  # broken before a phrase, not inside one
+
+
 def test_musical_history_export(capsys, played, tmp_path):
     status, out, _ = cli(capsys, "history", "--export", str(tmp_path / "out"))
     assert status == 0 and out == f"exported 4 games to {tmp_path / 'out'}\n"

@@ -15,9 +15,13 @@ from test_cli import cli  # main() in this process: (status, stdout, stderr)
 from test_record import Played, _read_only, reopen
 
 from musical_cli.commands import CommandError, Declined, Unattended
+from musical_cli.deals import DealNumber
 from musical_cli.games.calculation.rules import CALCULATION
+from musical_cli.games.crazy_quilt.rules import CRAZY_QUILT
 from musical_cli.games.musical.rules import MUSICAL, MusicalRules
+from musical_cli.language import Session, execute
 from musical_cli.record import Recorder
+from musical_cli.render import plain
 from musical_cli.store import Store
 
 
@@ -49,6 +53,37 @@ def test_the_solver_s_win_and_loaded_games_are_not_the_player_s(data, capsys):
     assert (f["played"], f["won"], f["solved"], f["loaded"], f["streak"], f["win_percent"]) == (0, 0, 1, 2, 0, None)
     status, out, _ = cli(capsys, "history", "--stats")
     assert "Not counted as yours: 1 game the solver finished ('solve play'); 2 games loaded" in out
+
+
+def test_the_solver_s_win_is_said_to_be_the_solver_s(data):
+    """'solve play' wins: the message says the solver won, as the record counts it."""
+    p = Played(deal=1)
+    out = p("solve play") + plain(p.session.layout())  # the shell's layout ends with the win
+    assert "The solver won deal 1 in " in out and "('solve play'): not counted as yours." in out
+    assert "You won" not in out
+    p.close()
+
+
+@pytest.mark.parametrize("game", [MUSICAL, CRAZY_QUILT], ids=["musical", "crazy-quilt"])
+def test_batch_mode_says_the_solver_won(game):
+    s = Session(game, DealNumber(1), game.default_rules())
+    out = plain(execute(s, "solve play").out)
+    assert "The solver won deal 1 in " in out and "You won" not in out
+    assert "counts apart" not in out  # batch mode keeps no record
+
+
+def test_a_solver_s_game_in_play_again_is_the_solver_s_in_part(data):
+    """After 'solve play' and 'undo', the record's words hold for a game in play."""
+    p = Played(deal=1)
+    p("solve play; undo")
+    out = p("record")
+    assert "\n  in play; " in out
+    assert "played in part by the solver ('solve play'): not counted as yours" in out
+    assert "finished by the solver" not in out
+    out = p("redo") + plain(p.session.layout())  # the player's move ends it: the solver's moves are in it
+    assert "is won in 142 moves, some the solver's: not counted as yours." in out and "You won" not in out
+    assert "finished by the solver ('solve play')" in p("record")
+    p.close()
 
 
 def test_hints_and_auto_keep_the_game_the_player_s(data, capsys):

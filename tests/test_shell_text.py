@@ -208,7 +208,8 @@ def test_no_paging_off_a_terminal():
 def test_the_variant_is_named_as_players_know_it(game, options, name):
     s = session(game, options)
     assert game.variant_title(s.rules) == name
-    assert plain(s.layout()).startswith(f"{name} deal 1 ")
+    # a name that says its rules takes a comma before the deal
+    assert plain(s.layout()).startswith(f"{name}{',' if ' with ' in name else ''} deal 1 ")
     printed = run_shell(s, "quit" + ENTER)
     assert printed[0].startswith(f"{name}, deal 1. ")
 
@@ -368,7 +369,7 @@ def test_the_lost_musical_game_still_offers_the_hint(monkeypatch):
 
     s = session(MUSICAL)
     monkeypatch.setattr(s, "outcome", lambda: Outcome.LOST)  # the message alone
-    assert "'hint' finds where a win was still possible" in text(announce_outcome(s))
+    assert "'hint' says whether a win was still possible, and where" in text(announce_outcome(s))
 
 
 def test_a_loaded_calculation_game_undoes_placements():
@@ -380,3 +381,77 @@ def test_a_loaded_calculation_game_undoes_placements():
     assert text(execute(s, "undo 3")) == "undid 3 moves\n"
     assert s.moves == played.moves[:len(s.moves)] and s.state == s.states[-1]
     assert str(s.moves[-1]) == "d"  # a placement and its turn went back together
+
+
+# --- issue 52, edge 4: the title line, and the win screen, at 80x24 ----------------------------
+
+
+def test_the_title_reads_well_and_wraps_between_its_parts():
+    s = session(MUSICAL, {"redeals": "1"}, deal=928750127)
+    s.mark(chosen="winnable")
+    title = plain(s.layout()).splitlines()[:2]
+    assert title == ["Musical with 1 redeal, deal 928750127 (dealt winnable)",
+                     "  pass 1 of 2 · 0 moves · 44 to build"]
+    q = session(QUILT, deal=885372831)
+    q.mark(chosen="winnable")
+    assert plain(q.layout()).splitlines()[:2] == ["Crazy Quilt deal 885372831 (dealt winnable)",
+                                                  "  pass 1 of 2 · 0 moves · 96 to build"]
+    # one line where it fits; a bar between the parts in ASCII
+    assert plain(session(MUSICAL, deal=7).layout()).splitlines()[0] == "Musical deal 7 · pass 1 of 3 · 0 moves · 44 to build"
+    a = Session(MUSICAL, DealNumber(928750127), MUSICAL.rules_from_options({"redeals": "1"}), ascii=True,
+                interactive=True)
+    a.mark(chosen="winnable")
+    assert plain(a.layout()).splitlines()[1] == "  pass 1 of 2 | 0 moves | 44 to build"
+
+
+@pytest.mark.parametrize(("options", "deal", "chosen"), [({}, 885372831, "winnable"), ({"reserves": "yes"}, 1, None)],
+                         ids=["Crazy Quilt", "Persian Rug"])
+def test_the_win_screen_leaves_the_typed_command_on_a_24_row_screen(options, deal, chosen):
+    """The winning move's answer and the layout after it fit the 21 rows left by the command
+    typed, the prompt and the toolbar; the win is said last, over the prompt."""
+    solved = session(QUILT, options, deal)
+    execute(solved, "solve play")
+    s = session(QUILT, options, deal)
+    s.start(s.game, s.deal, s.rules, tuple(solved.moves[:-1]))
+    if chosen:
+        s.mark(chosen=chosen)
+    reply = execute(s, str(solved.moves[-1]))
+    assert s.outcome() is Outcome.WON
+    screen = plain(wrap(reply.out + s.layout(), 80)).splitlines()
+    assert screen[-1].startswith(f"  You won deal {deal} in ")
+    assert len(screen) <= 24 - 3, screen
+
+
+# --- issue 52, edge 7: the loss message promises no win that may not exist --------------------
+
+
+def test_the_loss_message_promises_no_win_and_says_what_the_hints_know():
+    s = session(MUSICAL, {"redeals": "0"}, deal=2)
+    said = text(execute(s, ";".join(["d"] * 44)))
+    assert s.outcome() is Outcome.LOST
+    assert "Deal 2 is lost after 44 moves. Type 'undo' to go back ('hint' says whether a win was " \
+           "still possible, and where)" in said
+    assert "finds where" not in said
+    assert "even from its start" in text(execute(s, "hint"))
+    execute(s, "undo")
+    said = text(execute(s, "d"))  # lost again, and now the hints know the start is lost
+    assert "Deal 2 is lost after 44 moves. It could not be won from its start either: type 'new'" in said
+    assert "'undo'" not in said
+
+
+# --- issue 52, edge 9: with Calculation's stock empty, nothing is hidden ------------------------
+
+
+def test_calculation_s_hint_is_exact_once_the_stock_is_empty():
+    from musical_cli.solver import blind_hint
+
+    s = session(CALCULATION)
+    while s.state.stock:
+        assert s.outcome() is Outcome.IN_PLAY
+        said = text(execute(s, "hint"))
+        assert said.endswith("(from what you can see; the stock stays hidden)\n")
+        execute(s, str(blind_hint(CALCULATION, s.state)))
+    assert s.outcome() is Outcome.IN_PLAY and s.state.waste  # deal 1: the last card, to place
+    said = text(execute(s, "hint"))
+    assert said.startswith("hint: ") and "stays hidden" not in said
+    assert "(a win in " in said  # the solver's own hint: every card has been seen

@@ -901,3 +901,26 @@ def test_verify_ascii_and_an_ascii_only_stream(tmp_path):
     assert p.returncode == 3, p.stderr
     assert json.loads(p.stdout)["line"] == 6
 
+
+
+# --- byte order marks: one rule for a file and for standard input ---------------------------------
+
+
+@pytest.mark.parametrize("marks", [1, 2])
+def test_verify_and_batch_mode_read_byte_order_marks_alike(tmp_path, marks):
+    """One mark at the start is read past; a second is an error on line 1, for 'verify' and for
+    'musical < FILE' alike (batch mode used to strip every mark, the reader one)."""
+    data = ("\ufeff" * marks + HEAD + "d\n").encode()
+    path = tmp_path / "marked.txt"
+    path.write_bytes(data)
+    verified, piped = musical("verify", str(path)), musical(input=data)
+    if marks == 1:
+        assert verified.returncode == piped.returncode == 1, (verified.stderr, piped.stderr)
+        assert verified.stdout == piped.stdout == b"legal, not won: after 1 move, 44 cards still to build\n"
+    else:
+        assert verified.returncode == piped.returncode == 3
+        why = b"line 1: the line holds a byte order mark (U+FEFF); only the start of a file may have one, once\n"
+        assert verified.stderr == str(path).encode() + b": " + why and piped.stderr == why
+        with pytest.raises(TranscriptError) as info:
+            read_bytes(data)
+        assert info.value.line == 1

@@ -107,6 +107,9 @@ DIFFICULTY_BANDS = {
     CalculationRules(4, False): (5_964, 58_036),  # deals 1-10,000
     CalculationRules(3, True): (11_164, 109_498),  # deals 1-10,000
 }
+# How many of the deals the bands were calibrated on the measure proves lost (docs/difficulty.md):
+# no deal of Calculation is known to be lost (docs/undecided-deals.md).
+DIFFICULTY_LOST = {rules: 0 for rules in DIFFICULTY_BANDS}
 
 # The C core (_search.c): the same search node for node (:class:`_CoreSearch`), many times faster.
 # It is built when the machine has a C compiler and is optional; MUSICAL_PURE_PYTHON (non-empty)

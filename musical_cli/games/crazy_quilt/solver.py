@@ -1605,3 +1605,10 @@ DIFFICULTY_BANDS = {
     CRAZY_QUILT.rules_type(redeals=2): (184, 199),  # Indian Carpet, deals 1-10,000, with rule 8
     CRAZY_QUILT.rules_type(reserves=True): (118, 554),  # Persian Rug, deals 1-10,000, the shorter runs
 }
+# How many of the deals the bands were calibrated on the measure proves lost (docs/difficulty.md):
+# where none is, no deal is known to be lost, and a lost deal is not searched for.
+DIFFICULTY_LOST = {
+    CRAZY_QUILT.rules_type(redeals=1): 16,
+    CRAZY_QUILT.rules_type(redeals=2): 0,
+    CRAZY_QUILT.rules_type(reserves=True): 6,
+}

@@ -155,6 +155,12 @@ DIFFICULTY_BANDS = {
     MusicalRules(1): (1_216, 11_151),
     MusicalRules(0): (0, 0),
 }
+# How many of the deals the bands were calibrated on the measure proves lost (docs/difficulty.md).
+DIFFICULTY_LOST = {
+    MusicalRules(2): 6,
+    MusicalRules(1): 6_358,
+    MusicalRules(0): 9_999,
+}
 
 # The C core (_search.c): the same exhaustive search node for node, many times faster. It is
 # built when the machine has a C compiler and is optional; MUSICAL_PURE_PYTHON (non-empty) turns
