@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, TextIO
 
-from . import __version__
+from . import __version__, i18n
 from .deals import DealNumber, DealNumberError, parse_deal_range, random_deal_number
 from .game import Game, NotAvailable, Outcome, RuleOption, RulesError
 from .games import DEFAULT_GAME, GAMES, game_named
@@ -395,6 +395,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     from .language import Session
 
     settings = _settings(args)
+    if settings is not None and settings.language:
+        i18n.use(settings.language)
     game = game_named(args.game or (settings.game if settings else DEFAULT_GAME.name))
     rules, given_rules = _rules(game, args, settings)
     if args.difficulty:
@@ -1022,6 +1024,7 @@ COMMANDS = {"deal": cmd_deal, "verify": cmd_verify, "replay": cmd_replay, "solve
 
 def main(argv: Sequence[str] | None = None) -> int:
     _never_fail_to_encode()
+    i18n.use("")  # the environment's language; the shell's settings may name another
     parser = build_parser()
     args = parser.parse_args(argv)  # exits 2 on a usage error, as argparse does
     try:

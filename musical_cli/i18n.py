@@ -24,6 +24,7 @@ DOMAIN = "musical"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 
 _translation: _gettext.NullTranslations = _gettext.NullTranslations()
+_language = "en"
 
 
 def languages(environ: Mapping[str, str] | None = None) -> list[str]:
@@ -47,13 +48,18 @@ def languages(environ: Mapping[str, str] | None = None) -> list[str]:
 def use(language: str = "", environ: Mapping[str, str] | None = None) -> str:
     """Show the messages in ``language`` ("ru"), or in the environment's when it is ""; the
     language in use is returned ("en" when no catalog serves: English needs none)."""
-    global _translation
+    global _translation, _language
     wanted = [language] if language else languages(environ)
     _translation = _gettext.translation(DOMAIN, localedir=str(LOCALE_DIR), languages=wanted or ["en"],
                                         fallback=True)
     _speak_to_argparse()
-    info = _translation.info()
-    return info.get("language", "en") or "en"
+    _language = _translation.info().get("language", "en") or "en"
+    return _language
+
+
+def language() -> str:
+    """The language the messages are shown in: "en", or one with a catalog ("ru")."""
+    return _language
 
 
 def _(message: str) -> str:

@@ -10,10 +10,12 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from .cards import Card
 from .game import Game, Outcome
+from .i18n import ngettext
 
 Fragments = list[tuple[str, str]]
 
@@ -61,8 +63,26 @@ def wants_colour(stream: TextIO | None = None) -> bool:
             and hasattr(stream, "isatty") and stream.isatty())
 
 
+# The things counted in messages, each with its forms in the catalog: English has two, Russian
+# three ("1 ход", "2 хода", "5 ходов"), so the count chooses the form through ngettext.
+COUNTED: dict[str, Callable[[int], str]] = {
+    "card": lambda n: ngettext("{n} card", "{n} cards", n),
+    "deal": lambda n: ngettext("{n} deal", "{n} deals", n),
+    "game": lambda n: ngettext("{n} game", "{n} games", n),
+    "hint": lambda n: ngettext("{n} hint", "{n} hints", n),
+    "line": lambda n: ngettext("{n} line", "{n} lines", n),
+    "more line": lambda n: ngettext("{n} more line", "{n} more lines", n),
+    "more move": lambda n: ngettext("{n} more move", "{n} more moves", n),
+    "move": lambda n: ngettext("{n} move", "{n} moves", n),
+    "other rule set": lambda n: ngettext("{n} other rule set", "{n} other rule sets", n),
+    "redeal": lambda n: ngettext("{n} redeal", "{n} redeals", n),
+    "undo": lambda n: ngettext("{n} undo", "{n} undos", n),
+}
+
+
 def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+    """``n`` things, in the form the language gives that count: "1 move", "3 moves"."""
+    return COUNTED[word](n).format(n=n)
 
 
 def separator(ascii: bool = False) -> str:
