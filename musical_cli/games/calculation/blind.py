@@ -462,11 +462,6 @@ def _safe_play(state: CalculationState) -> Move | None:
     return None
 
 
-# The game's hooks (Game.blind_hint, Game.blind_safe_moves; Game.blind_play is blind_play).
-blind_hint = hint_calculation
-blind_safe_moves = safe_calculation_moves
-
-
 ESTIMATE_DEALS = 30  # orders of the unseen cards the blind player plays out, for the coach
 ESTIMATE_BATCH = 5  # a partial estimate is handed on after each batch of that many
 

@@ -19,11 +19,13 @@ Rug). ``redeals`` means nothing in Persian Rug, which has no stock.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ...cards import SUITS, Card, Suit
-from ...game import Game, IllegalMove, Outcome, RuleOption, RulesError, parse_yes_no, yes_no
+from ...deals import DealNumber
+from ...game import Game, IllegalMove, Outcome, Progress, RuleOption, RulesError, parse_yes_no, yes_no
 from ...moves import DEAL, FOUNDATION, REDEAL, WASTE, Deal, F, Move, Place, Redeal, Transfer, W, register_kind
 
 QUILT = register_kind("q", "quilt cell q{}", digits=2)
@@ -218,7 +220,7 @@ RESERVE_NOTATION = (
 )
 
 
-class CrazyQuilt(Game):
+class CrazyQuilt(Game[CrazyQuiltState, CrazyQuiltRules]):
     name = "crazy-quilt"
     title = "Crazy Quilt"
     aliases = ("quilt", "japanese-rug")  # Indian Carpet is the option redeals 2, not another name
@@ -380,7 +382,6 @@ class CrazyQuilt(Game):
             return reserve[-1]
         self._refuse(state, move, f"cards are played from the waste, the quilt{' or a reserve' if state.rules.reserves else ''}, "
                                   f"not from {source.name}")
-        raise AssertionError  # unreachable: _refuse raises
 
     def _transfer(self, state: CrazyQuiltState, move: Transfer) -> CrazyQuiltState:
         card = self._source_card(state, move)
@@ -427,7 +428,6 @@ class CrazyQuilt(Game):
             return _replace(taken, reserves=reserves)
         self._refuse(state, move, f"nothing goes onto {target.name}; cards go to the foundations"
                                   f"{', the reserves' if state.rules.reserves else ' or the waste'}")
-        raise AssertionError  # unreachable
 
     # --- the end ---------------------------------------------------------------------------
     def outcome(self, state: CrazyQuiltState) -> Outcome:
@@ -442,6 +442,50 @@ class CrazyQuilt(Game):
 
     def cards_to_build(self, state: CrazyQuiltState) -> int:
         return 2 * 52 - sum(len(f) for f in state.foundations)
+
+    # --- the view and the solver, imported when first asked for ----------------------------
+    def variant_title(self, rules: CrazyQuiltRules | None = None) -> str:
+        if rules is None:
+            return self.title
+        from .view import variant_title
+
+        return variant_title(self, rules)
+
+    def draw(self, state: CrazyQuiltState, ascii: bool = False) -> list[tuple[str, str]]:
+        from .view import draw
+
+        return draw(state, ascii)
+
+    def opening_record(self, deal: DealNumber, state: CrazyQuiltState) -> dict[str, Any]:
+        from .view import opening_record
+
+        return opening_record(self, deal, state)
+
+    def own_search(self, state: CrazyQuiltState, budget: float | None, progress: Progress | None,
+                   nodes: int | None = None) -> tuple[str, tuple[Move, ...], int]:
+        from .solver import search
+
+        return search(state, budget, progress, nodes)
+
+    def difficulty_bands(self) -> Mapping[CrazyQuiltRules, tuple[int, int]]:
+        from .solver import DIFFICULTY_BANDS
+
+        return DIFFICULTY_BANDS
+
+    def difficulty_nodes(self) -> int:
+        from .solver import DIFFICULTY_NODES
+
+        return DIFFICULTY_NODES
+
+    def sure_move(self, state: CrazyQuiltState) -> Move | None:
+        from .solver import sure_move
+
+        return sure_move(self, state)
+
+    def greedy_wins(self, state: CrazyQuiltState) -> bool:
+        from .solver import greedy_wins
+
+        return greedy_wins(self, state)
 
 
 def _shown(source: Place) -> str:
