@@ -32,17 +32,13 @@ from dataclasses import dataclass, replace
 from ...cards import new_deck
 from ...game import DIFFICULTY_NODES, Outcome
 from ...moves import DEAL, F, Move, P, Transfer, W
-from .rules import CALCULATION, SEQUENCES, CalculationState
-from .solver import CORE, RankSolver, clearable_on, pack_heights, solve_calculation
+from .rules import CALCULATION, CalculationState
+from .solver import CORE, POS, WANT, RankSolver, clearable_on, pack_heights, solve_calculation
 
 __all__ = [
     "View", "view_of", "blind_move", "blind_play", "hint_calculation", "safe_calculation_moves",
     "heuristic_move", "clear_caches", "witness",
 ]
-
-SEQ = SEQUENCES
-POS: tuple[tuple[int, ...], ...] = tuple(tuple(seq.index(r) if r else -1 for r in range(14)) for seq in SEQ)
-WANT: tuple[tuple[int, ...], ...] = tuple(tuple(seq) + (0,) for seq in SEQ)
 
 ROLLOUTS = 300  # shuffles played out per decision, by default
 HALVING = 4  # they are spent in this many rounds, keeping the better half of the options each time
