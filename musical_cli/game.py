@@ -162,6 +162,12 @@ StateT = TypeVar("StateT", bound=State)
 RulesT = TypeVar("RulesT", bound=Hashable)
 
 
+def _example(usage: str) -> str:
+    """A move of a notation's usage: each upper-case letter ("pN fM") stands for a number, and
+    takes the next of 2, 3, 4... ("p2 f3")."""
+    numbers = iter("23456789")
+    return re.sub(r"[A-Z]", lambda _: next(numbers), usage)
+
 
 Progress = Callable[[int, float], None]  # (search nodes, seconds) now and then
 
@@ -242,6 +248,12 @@ class Game(ABC, Generic[StateT, RulesT]):
         not ``quit``)."""
         words = (re.match(r"[a-z]+", usage) for usage, _ in self.notation_for(rules))
         return frozenset(m.group() for m in words if m)
+
+    def move_examples(self, rules: RulesT | None = None) -> tuple[str, ...]:
+        """Moves as they are written under ``rules``, for the errors that say what a move looks
+        like: each usage of :meth:`notation_for` with numbers for its letters ("pN fM" gives
+        "p2 f3"). Each is a move's canonical text."""
+        return tuple(_example(usage) for usage, _ in self.notation_for(rules))
 
     # --- play ------------------------------------------------------------------------------
     @abstractmethod
