@@ -1,8 +1,9 @@
 """The player's record: every game played in the shell, kept in one SQLite file.
 
 The store knows nothing of the games' insides: a game is its name, its rule options (text), its
-deal number (text) and its moves (the transcript's move lines), so that it sits below the rules in
-the layers and a new game needs nothing here. :mod:`musical_cli.record` ties it to a Session.
+deal number (text) and its moves (the transcript's move lines), so that a new game needs nothing
+here. It asks the registry one thing only, whether a game turns its next card up by itself
+(:attr:`GameRow.player_moves`). :mod:`musical_cli.record` ties it to a Session.
 
 One file, ``$XDG_DATA_HOME/musical/musical.sqlite3``, in WAL mode (readers never wait for the
 writer, so ``musical history`` works while shells play), with a busy timeout (two shells writing
@@ -26,6 +27,8 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from .games import game_named
 
 FILE_NAME = "musical.sqlite3"
 BUSY_TIMEOUT = 2.0  # seconds a writer waits for another; writes hold the lock for about a millisecond
@@ -92,11 +95,6 @@ MIGRATIONS: tuple[str, ...] = (
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
-
-# The games whose shell turns the next card up by itself ('d' after each placement: Game.auto_turn,
-# which the store does not import; tests/test_store.py checks that the two agree). The record is
-# written by the shell only, so there every 'd' of these games is one the player did not make.
-TURNED_BY_ITSELF = frozenset({"calculation"})
 
 # SQLite's primary result codes for a damaged file and for a file that is no database at all.
 _SQLITE_CORRUPT = 11
@@ -205,17 +203,28 @@ class GameRow:
     turns_ahead: int = 0  # the 'd' moves among the redo moves (beyond its position)
 
     @property
+    def turned_by_itself(self) -> bool:
+        """Whether the game's shell turns the next card up by itself ('d' after each placement:
+        ``Game.auto_turn``). The record is written by the shell only, so there every 'd' of such
+        a game is one the player did not make. A game this program does not know (a record of a
+        newer one) turns none."""
+        try:
+            return game_named(self.game).auto_turn
+        except KeyError:
+            return False
+
+    @property
     def player_moves(self) -> int:
         """The moves the player made, as the shell's status line counts them: in a game that
-        turns its next card up by itself (TURNED_BY_ITSELF), the turned cards are not counted,
-        although the line keeps them, as a transcript does."""
-        return self.moves - self.turns if self.game in TURNED_BY_ITSELF else self.moves
+        turns its next card up by itself (:attr:`turned_by_itself`), the turned cards are not
+        counted, although the line keeps them, as a transcript does."""
+        return self.moves - self.turns if self.turned_by_itself else self.moves
 
     @property
     def player_redo(self) -> int:
         """The moves redo would make, counted as :attr:`player_moves` counts."""
         ahead = max(self.plies - self.moves, 0)
-        return ahead - self.turns_ahead if self.game in TURNED_BY_ITSELF else ahead
+        return ahead - self.turns_ahead if self.turned_by_itself else ahead
 
     def rules_text(self) -> str:
         return ", ".join(f"{k} {v}" for k, v in self.rules.items())
