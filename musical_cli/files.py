@@ -9,6 +9,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from . import PROGRAM
+
 try:
     import pwd
 except ImportError:  # not on Windows
@@ -61,11 +63,11 @@ def _xdg(variable: str, default: str) -> Path:
     # The XDG spec says an empty or relative value is invalid and must be ignored.
     value = os.environ.get(variable, "")
     if value and os.path.isabs(value):
-        return Path(value) / "musical"
+        return Path(value) / PROGRAM
     base = home()
     if base is None:
         raise NoHomeError(f"there is no home directory (neither HOME nor {variable} is set)")
-    return base / default / "musical"
+    return base / default / PROGRAM
 
 
 def state_dir() -> Path:

@@ -1,11 +1,12 @@
 """The package's layers: imports point one way, so no two modules import each other (directly or
 round a longer circle), imports inside functions included, but for a game's own parts that its
-Game class imports when first asked for; and the command registry imports none of the features
-that register into it."""
+Game class imports when first asked for; the command registry imports none of the features that
+register into it; and no shared module holds a game's name."""
 
 from __future__ import annotations
 
 import ast
+import textwrap
 from pathlib import Path
 
 import musical_cli
@@ -108,5 +109,111 @@ def test_a_games_own_parts_are_imported_only_when_asked_for():
     for module in rules:
         game = module.rpartition(".")[0]
         assert any(t.startswith(game + ".") for t in lazy[module]), f"{module} imports none of its parts"
-        assert not {t for t in eager[module] if t.startswith(game + ".")}, f"{module} imports its parts at its top"
+        at_top = {t for t in eager[module] if t.startswith(game + ".")}
+        assert not at_top, f"{module} imports its parts at its top: {at_top}"
 
+
+# --- no shared module names a game -------------------------------------------------------------
+
+# The names a shared module holds today that it must not (module: names), for the modules still
+# to be changed to ask the game (or, for the program's own name, to say PROGRAM). The test fails
+# on a name missing here and on one listed here that is gone, so that the list only shrinks.
+KNOWN_NAMES: dict[str, set[str]] = {
+    "cli.py": {"musical"},  # the program's name as argparse's prog and in --version: PROGRAM
+    "i18n.py": {"musical"},  # the program's name as the gettext domain: PROGRAM
+}
+# The program's name is also the first game's: it has one home, which is no game's name.
+PROGRAM_HOME = ("__init__.py", "PROGRAM")
+
+
+def _word(text: str) -> str:
+    return text.strip().lower().replace("_", "-").replace(" ", "-")
+
+
+def game_names() -> set[str]:
+    """Every name of every registered game, as :func:`_word` spells it: its name, its aliases,
+    its title and its package's."""
+    from musical_cli.games import GAMES
+
+    names: set[str] = set()
+    for game in GAMES.values():
+        package = game.package.rpartition(".")[2]
+        names |= {_word(n) for n in (game.name, *game.aliases, game.title, package) if n}
+    return names
+
+
+def names_held(path: Path, names: set[str]) -> list[tuple[int, str]]:
+    """(line, text) of each string literal (a whole one, or a whole piece of an f-string) and
+    each identifier (a name, an attribute, a parameter, a keyword, a definition, an imported
+    module or name) in ``path`` that is one of ``names``. Prose (docstrings, comments, messages)
+    may speak of a game: a string that *is* a game's name is what code compares or looks up."""
+    held: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        words: list[str] = []
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            words = [node.value]
+        elif isinstance(node, ast.Name):
+            words = [node.id]
+        elif isinstance(node, ast.Attribute):
+            words = [node.attr]
+        elif isinstance(node, ast.arg):
+            words = [node.arg]
+        elif isinstance(node, ast.keyword):
+            words = [node.arg or ""]
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            words = [node.name]
+        elif isinstance(node, ast.alias):
+            words = [*node.name.split("."), node.asname or ""]
+        elif isinstance(node, ast.ImportFrom):
+            words = (node.module or "").split(".")
+        held += [(getattr(node, "lineno", 0), w) for w in words if w and _word(w) in names]
+    return held
+
+
+def _assignment_line(path: Path, name: str) -> int:
+    """The line of the module-level assignment to ``name`` in ``path``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return next(node.lineno for node in tree.body if isinstance(node, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == name for t in node.targets))
+
+
+def shared_modules() -> list[Path]:
+    """The modules of the package outside the games' packages."""
+    return sorted(p for p in PACKAGE.rglob("*.py") if (PACKAGE / "games") not in p.parents)
+
+
+def test_a_games_name_is_seen_in_code_and_not_in_prose(tmp_path):
+    names = game_names()
+    assert {"musical", "betsy-ross", "calculation", "crazy-quilt", "quilt"} <= names
+    source = tmp_path / "sample.py"
+    source.write_text(textwrap.dedent('''
+        """Musical, Calculation and Crazy Quilt are games; so is the quilt."""
+        from .games.crazy_quilt.rules import CRAZY_QUILT
+        from .games import calculation
+
+        def turns(game, Calculation=None):  # a comment on musical
+            f(quilt=1)
+            return game.name == "calculation" or game.betsy_ross or f"musical {game}"
+        TURNED = {"Crazy Quilt", "crazy quilt is not one word", "musical_cli"}
+        '''), encoding="utf-8")
+    assert sorted(names_held(source, names)) == sorted([
+        (3, "crazy_quilt"), (3, "CRAZY_QUILT"), (4, "calculation"), (6, "Calculation"), (7, "quilt"),
+        (8, "calculation"), (8, "betsy_ross"), (8, "musical "), (9, "Crazy Quilt")])
+
+
+def test_no_shared_module_holds_a_games_name():
+    names = game_names()
+    found: dict[str, set[str]] = {}
+    unexpected: list[str] = []
+    for path in shared_modules():
+        held = names_held(path, names)
+        if path.name == PROGRAM_HOME[0]:
+            assert getattr(musical_cli, PROGRAM_HOME[1]) == "musical"
+            held.remove((_assignment_line(path, PROGRAM_HOME[1]), "musical"))
+        found[path.name] = {_word(w) for _, w in held}
+        unexpected += [f"{path.name}:{line}: {w!r}" for line, w in held
+                       if _word(w) not in KNOWN_NAMES.get(path.name, set())]
+    assert not unexpected, ("a shared module names a game; ask the game (the Game protocol) or the "
+                            "registry instead:\n" + "\n".join(unexpected))
+    gone = {m: names - found.get(m, set()) for m, names in KNOWN_NAMES.items() if names - found.get(m, set())}
+    assert not gone, f"no longer held: take them out of KNOWN_NAMES: {gone}"
