@@ -99,7 +99,7 @@ def remove_stale_temporaries(directory: Path, name: str | None = None, now: floa
     names removed. Best effort: a file that cannot be removed stays."""
     now = time.time() if now is None else now
     legacy = re.compile(re.escape(f".{name}.") + r"[a-z0-9_]{8}\.tmp") if name else None
-    removed = []
+    removed: list[str] = []
     try:
         names = os.listdir(directory)
     except OSError:

@@ -18,7 +18,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, NoReturn, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, NoReturn, Protocol, TypeAlias, TypeVar
 
 from .cards import Card
 from .deals import DealNumber, shuffled_deck
@@ -157,7 +157,7 @@ class State(Protocol):
 
 # A game's own position and rules types: each Game subclass names its own
 # (``class Musical(Game[MusicalState, MusicalRules])``), so that its methods take and return its
-# own values; the registry holds games of every kind, ``Game[Any, Any]``.
+# own values; the registry holds games of every kind (:data:`AnyGame`).
 StateT = TypeVar("StateT", bound=State)
 RulesT = TypeVar("RulesT", bound=Hashable)
 
@@ -395,3 +395,9 @@ class Game(ABC, Generic[StateT, RulesT]):
     def blind_play(self, state: StateT, progress: Progress | None = None) -> tuple[bool, tuple[Move, ...]]:
         """The blind player's whole game from ``state``: (won, its moves)."""
         raise NotAvailable(f"{self.title} has no blind player")
+
+
+# A game of any kind, as the shared layers hold it (the registry, a record, the shell): its
+# positions and rules are its own types, which those layers hand back to it without looking
+# inside, but for what State says.
+AnyGame: TypeAlias = Game[Any, Any]

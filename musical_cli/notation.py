@@ -9,9 +9,8 @@ any spacing: ``deal``, ``w2`` / ``w 2`` / ``wf2`` (a bare number after a source 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Any
 
-from .game import Game, IllegalMove, State
+from .game import AnyGame, IllegalMove, State
 from .moves import DEAL, FOUNDATION, KIND_DIGITS, KIND_NAMES, REDEAL, WASTE, Move, Place, Transfer
 
 _WORDS: dict[str, Move] = {"d": DEAL, "deal": DEAL, "redeal": REDEAL}
@@ -46,7 +45,7 @@ def _place(text: str, squeezed: str, at: int) -> tuple[Place, int]:
     return Place(kind, int(number) if digits else 0), at + 1 + digits
 
 
-def parse_move(text: str, game: Game[Any, Any] | None = None, rules: Hashable | None = None) -> Move:
+def parse_move(text: str, game: AnyGame | None = None, rules: Hashable | None = None) -> Move:
     """The move a text names. ``w`` alone gives ``Transfer(W, None)``, for :func:`resolve`.
 
     A transfer is a source place then, optionally, a target place; a bare digit as the target
@@ -93,7 +92,7 @@ def format_move(move: Move) -> str:
     return str(move)
 
 
-def resolve(game: Game[Any, Any], state: State, move: Move) -> Move:
+def resolve(game: AnyGame, state: State, move: Move) -> Move:
     """Complete a short form against a position: the game's own completion
     (:meth:`musical_cli.game.Game.resolve`) first; otherwise ``w`` alone becomes ``w fN`` when
     exactly one legal move plays that card to a foundation. Anything else is returned as it is."""
@@ -113,7 +112,7 @@ def resolve(game: Game[Any, Any], state: State, move: Move) -> Move:
     raise IllegalMove(move, f"more than one foundation takes it; choose {' or '.join(map(str, options))}", legal)
 
 
-def parse(game: Game[Any, Any], state: State, text: str) -> Move:
+def parse(game: AnyGame, state: State, text: str) -> Move:
     """Parse and complete a move in one step; a :class:`NotationError` shows the game's moves
     under the position's rules."""
     return resolve(game, state, parse_move(text, game, state.rules))

@@ -32,14 +32,13 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any
 
 from .deals import DealNumber, DealNumberError
-from .game import Game, NotAvailable, RulesError
+from .game import AnyGame, NotAvailable, RulesError
 
 PLAYERS = ("solver", "blind")
 RESULTS = ("won", "lost", "unknown")
@@ -168,8 +167,8 @@ def clear_caches() -> None:
 _FORGETTERS: tuple[int, tuple[Callable[[], None], ...]] = (0, ())
 
 
-def solve_deal(deal: DealNumber, rules: Any, budget: float | None,
-               game: Game, progress: Callable[[int, float], None] | None = None,
+def solve_deal(deal: DealNumber, rules: Hashable, budget: float | None,
+               game: AnyGame, progress: Callable[[int, float], None] | None = None,
                player: str = "solver", nodes: int | None = None) -> DealResult:
     """One deal's line in the report. ``player`` "blind" plays the deal with the blind player
     (games whose hints are blind) instead of solving it: "won" or "lost" is then its result."""
@@ -179,9 +178,9 @@ def solve_deal(deal: DealNumber, rules: Any, budget: float | None,
         state = game.opening(deal, rules)
         if player == "blind":
             start = time.perf_counter()
-            won, moves = game.blind_play(state, progress=progress)
-            return DealResult(deal.text, "won" if won else "lost", time.perf_counter() - start, len(moves),
-                              None, tuple(str(m) for m in moves) if won else ())
+            won, played = game.blind_play(state, progress=progress)
+            return DealResult(deal.text, "won" if won else "lost", time.perf_counter() - start, len(played),
+                              None, tuple(str(m) for m in played) if won else ())
         solution = solve(game, state, budget, progress, nodes)
         try:
             greedy: bool | None = game.greedy_wins(state)
@@ -258,7 +257,7 @@ def _interrupt_requested(nodes: int, seconds: float) -> None:
         raise _Cancelled
 
 
-def _pool_task(deal: DealNumber, rules: Any, budget: float | None, game: Game,
+def _pool_task(deal: DealNumber, rules: Hashable, budget: float | None, game: AnyGame,
                player: str = "solver", nodes: int | None = None) -> DealResult | None:
     """In a worker: the deal's result, or None when the parent asked to stop (the solver's
     progress callback, called every 0.15 s or so, notices)."""
@@ -271,7 +270,7 @@ def _pool_task(deal: DealNumber, rules: Any, budget: float | None, game: Game,
 # --- the report -----------------------------------------------------------------------------
 
 
-def summarise(results: list[DealResult], game: Game, rules: Any, player: str, seconds: float,
+def summarise(results: list[DealResult], game: AnyGame, rules: Hashable, player: str, seconds: float,
               interrupted: bool = False) -> StatsReport:
     """The report on ``results`` (one per deal)."""
     times = [r.seconds for r in results]
@@ -294,9 +293,9 @@ def summarise(results: list[DealResult], game: Game, rules: Any, player: str, se
 # --- running the deals --------------------------------------------------------------------------
 
 
-def run_stats(deals: list[DealNumber], rules: Any, workers: int | None = None,
+def run_stats(deals: list[DealNumber], rules: Hashable, workers: int | None = None,
               budget: float | None = 10.0, on_result: Callable[[DealResult], None] | None = None,
-              *, game: Game, player: str = "solver", executor: Executor | None = None,
+              *, game: AnyGame, player: str = "solver", executor: Executor | None = None,
               in_flight: int | None = None, nodes: int | None = None) -> StatsReport:
     """Solve every deal; ``report.deals`` counts the deals finished (all of them unless
     interrupted). ``on_result`` is called in this process for each finished deal.
@@ -457,7 +456,7 @@ class ResultsError(Exception):
     """A results file that cannot be used, and why (exit status 2)."""
 
 
-def run_key(game: Game, rules: Any, player: str) -> dict:
+def run_key(game: AnyGame, rules: Hashable, player: str) -> dict:
     """What a results line must agree on with the run that appends to it."""
     return {"game": game.name, "rules": {k: _json_value(v) for k, v in game.rules_options(rules).items()},
             "player": player}
@@ -478,7 +477,7 @@ def result_record(result: DealResult, key: dict) -> dict:
     return record
 
 
-def _deal_result(record: Any) -> tuple[dict, DealResult]:
+def _deal_result(record: object) -> tuple[dict, DealResult]:
     """(key, result) of one results line; ValueError saying what is wrong with it."""
     if not isinstance(record, dict):
         raise ValueError("not a JSON object")
@@ -601,7 +600,7 @@ class ResultsFile:
             self.file.close()
 
 
-def report_from_files(paths: list[str], games: dict[str, Game]) -> StatsReport:
+def report_from_files(paths: list[str], games: dict[str, AnyGame]) -> StatsReport:
     """The report on what results files hold (nothing is solved)."""
     lines: list[tuple[str, int, dict, DealResult]] = []
     for path in paths:

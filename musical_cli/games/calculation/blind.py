@@ -230,9 +230,13 @@ ROLLOUT_CORE = CORE
 # --- options ----------------------------------------------------------------------------------------------
 
 
-def _options(v: View) -> list[tuple[Move, tuple[int, ...], tuple[tuple[int, ...], ...], int]]:
+# A move and the position it leads to: (the move, heights, piles, the waste card's rank or 0).
+Option = tuple[Move, tuple[int, ...], tuple[tuple[int, ...], ...], int]
+
+
+def _options(v: View) -> list[Option]:
     """The distinct legal moves, each with the position it leads to (heights, piles, waste)."""
-    out = []
+    out: list[Option] = []
     h = v.heights
     seen_piles = set()
     for j, p in enumerate(v.piles):
@@ -308,7 +312,7 @@ def blind_move(state: CalculationState, seed: int = 0, rollouts: int = ROLLOUTS)
     return _choose(v, options, seed, rollouts)
 
 
-def _choose(v: View, options, seed: int, rollouts: int) -> Move:
+def _choose(v: View, options: list[Option], seed: int, rollouts: int) -> Move:
     """The option with the best total over shuffles of the unseen cards (common random numbers:
     every option still in the running meets the same shuffles), found by successive halving:
     every option gets the first batch of shuffles, the better half the next batch, and so on."""
@@ -331,10 +335,10 @@ def _choose(v: View, options, seed: int, rollouts: int) -> Move:
                     totals[i] += 1.0 if got == "won" else 0.5 if got == "unknown" else 0.0
         elif ROLLOUT_CORE is not None:
             # The same rollouts in C (the same scores, summed in the same order).
-            chunk = [bytes(order) for order in chunk]
+            orders_bytes = [bytes(order) for order in chunk]
             for i in alive:
                 _, h, piles, waste = options[i]
-                totals[i] += ROLLOUT_CORE.rollouts(bytes(h), tuple(bytes(p) for p in piles), waste, chunk,
+                totals[i] += ROLLOUT_CORE.rollouts(bytes(h), tuple(bytes(p) for p in piles), waste, orders_bytes,
                                                    EMPTY_COST, DEPTH_COST, BUILT_SHARE)
         else:
             for i in alive:

@@ -131,6 +131,10 @@ POS: tuple[tuple[int, ...], ...] = tuple(
 # WANT[x][h]: the rank foundation x wants at height h (0 when complete).
 WANT: tuple[tuple[int, ...], ...] = tuple(tuple(seq) + (0,) for seq in SEQ)
 
+# A node of the search: the foundations' heights, the piles (packed), the waste card's rank (0:
+# none) and how many stock cards are turned.
+Node = tuple[tuple[int, ...], tuple[int, ...], int, int]
+
 NEVER = 1000
 PROVED = 1 << 30  # a stored allowance meaning "lost whatever the allowance"
 WON, LOST, CUT = 1, 0, -1
@@ -266,11 +270,11 @@ def clear_caches() -> None:
         CORE.clear_fronts()  # the core's own cache of fronts
 
 
-def _greedy_clears(h: tuple[int, ...], piles: tuple[int, ...], free: list[int]) -> bool:
+def _greedy_clears(heights: tuple[int, ...], tops: tuple[int, ...], free: list[int]) -> bool:
     """A quick witness for the relaxation: give each foundation a pile top it may take, else a
     free copy, while any does; True if that builds everything."""
-    h = list(h)
-    piles = list(piles)
+    h = list(heights)
+    piles = list(tops)
     free = free[:]
     progressed = True
     while progressed:
@@ -292,9 +296,9 @@ def _greedy_clears(h: tuple[int, ...], piles: tuple[int, ...], free: list[int]) 
     return h[0] == COMPLETE and h[1] == COMPLETE and h[2] == COMPLETE and h[3] == COMPLETE
 
 
-def _relaxed(h: tuple[int, ...], piles: tuple[int, ...], free: list[int], counts: list[int]) -> bool:
+def _relaxed(heights: tuple[int, ...], piles: tuple[int, ...], free: list[int], counts: list[int]) -> bool:
     # Free copies first: they never hurt (see above); then forced pile plays; then branch.
-    h = list(h)
+    h = list(heights)
     took: list[int] = []
     while True:
         progressed = False
@@ -435,7 +439,7 @@ class _Search:
             if h[0] == COMPLETE and h[1] == COMPLETE and h[2] == COMPLETE and h[3] == COMPLETE:
                 return WON
             w0, w1, w2, w3 = WANT[0][h[0]], WANT[1][h[1]], WANT[2][h[2]], WANT[3][h[3]]
-            forced = None
+            forced: list[tuple[int, ...]] | None = None
             if wr:
                 want = (w0 == wr) | (w1 == wr) << 1 | (w2 == wr) << 2 | (w3 == wr) << 3
                 if want:
@@ -499,7 +503,7 @@ class _Search:
         self.store(key, allow if cut else PROVED)
         return CUT if cut else LOST
 
-    def play(self, h, piles, wr, k, move):
+    def play(self, h: tuple[int, ...], piles: tuple[int, ...], wr: int, k: int, move: tuple[int, ...]) -> Node:
         """A foundation play (from a pile or the waste)."""
         if move[0] == M_PF:
             _, j, x = move
@@ -510,7 +514,8 @@ class _Search:
         h = h[:x] + (h[x] + 1,) + h[x + 1:]
         return h, piles, wr, k
 
-    def step(self, h, piles, wr, k, move):
+    def step(self, h: tuple[int, ...], piles: tuple[int, ...], wr: int, k: int,
+             move: tuple[int, ...]) -> Node | None:
         """The child after ``move``, or None when a prune proves it lost."""
         kind = move[0]
         if kind == M_PF or kind == M_WF:
@@ -659,8 +664,9 @@ class _CoreSearch(_Search):
         super().__init__(*args, **kwargs)
         self.core = None
 
-    def dfs(self, h, piles, wr, k, allow):
+    def dfs(self, h: tuple[int, ...], piles: tuple[int, ...], wr: int, k: int, allow: int) -> int:
         if self.core is None:  # the number of piles is the position's
+            assert CORE is not None, "make_search makes a _CoreSearch only where the core is built"
             self.core = CORE.Core(bytes(self.stock), len(piles), TABLE_ENTRIES, self.relax_revisits)
         got = self.core.dfs(self, bytes(h), tuple(p.to_bytes((p.bit_length() + 7) >> 3, "big") for p in piles),
                             wr, k, allow)
@@ -678,7 +684,7 @@ def make_search(stock: tuple[int, ...], budget: float | None,
     the Python one. ``relax``: the free-stock relaxation on revisits, as :class:`RankSolver`
     uses it."""
     if core and CORE is not None and RELAX_STOCK < 0:
-        search = _CoreSearch(stock, budget, progress, max_nodes)
+        search: _Search = _CoreSearch(stock, budget, progress, max_nodes)
     else:
         search = _Search(stock, budget, progress, max_nodes)
     if relax:
@@ -753,7 +759,7 @@ def solve_calculation(state: CalculationState, budget: float | None,
     return "lost", (), search.nodes
 
 
-def _iterate(search: _Search, root: tuple, allow: int = 0) -> int:
+def _iterate(search: _Search, root: Node, allow: int = 0) -> int:
     """Limited-discrepancy iterations from ``root`` (starting with ``allow`` discrepancies) until
     a win or a proof of loss."""
     while True:

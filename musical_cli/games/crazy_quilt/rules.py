@@ -193,6 +193,10 @@ class CrazyQuiltState:
         """Every available cell (0-63), in reading order."""
         return tuple(c for c in range(CELLS) if self.available(c))
 
+    def available_cards(self) -> tuple[tuple[int, Card], ...]:
+        """Every available cell (0-63) and its card, in reading order."""
+        return tuple((c, card) for c, card in enumerate(self.quilt) if card is not None and self.available(c))
+
 
 def builds_on(card: Card, below: Card, wrap: bool) -> bool:
     """Whether ``card`` may go onto ``below`` on the waste or a reserve: same suit, one rank
@@ -302,11 +306,10 @@ class CrazyQuilt(Game[CrazyQuiltState, CrazyQuiltRules]):
         for j, reserve in enumerate(state.reserves, 1):
             if reserve:
                 moves += [Transfer(R(j), F(i)) for i in wants.get(reserve[-1], ())]
-        cells = state.available_cells()
-        for cell in cells:
-            moves += [Transfer(place_of(cell), F(i)) for i in wants.get(state.quilt[cell], ())]
-        for cell in cells:
-            card = state.quilt[cell]
+        cells = state.available_cards()
+        for cell, card in cells:
+            moves += [Transfer(place_of(cell), F(i)) for i in wants.get(card, ())]
+        for cell, card in cells:
             if top is not None and builds_on(card, top, wrap):
                 moves.append(Transfer(place_of(cell), W))
             for j, reserve in enumerate(state.reserves, 1):
@@ -492,20 +495,21 @@ def _shown(source: Place) -> str:
     return {WASTE: "the waste", QUILT: str(source), RESERVE: f"reserve {source.index}"}[source.kind]
 
 
-def _replace(state: CrazyQuiltState, **changes) -> CrazyQuiltState:
-    fields = {"rules": state.rules, "foundations": state.foundations, "quilt": state.quilt,
+def _replace(state: CrazyQuiltState, **changes: Any) -> CrazyQuiltState:
+    fields: dict[str, Any] = {"rules": state.rules, "foundations": state.foundations, "quilt": state.quilt,
               "stock": state.stock, "waste": state.waste, "reserves": state.reserves,
               "redeals_used": state.redeals_used}
     fields.update(changes)
     return CrazyQuiltState(**fields)
 
 
-def _take(state: CrazyQuiltState, source: Place, **changes) -> CrazyQuiltState:
+def _take(state: CrazyQuiltState, source: Place, **changes: Any) -> CrazyQuiltState:
     """``state`` with the card at ``source`` taken away (and ``changes``)."""
     if source.kind == WASTE:
         changes["waste"] = state.waste[:-1]
     elif source.kind == QUILT:
         cell = cell_of(source)
+        assert cell is not None, "a quilt move's cell is checked before the card is taken"
         changes["quilt"] = state.quilt[:cell] + (None,) + state.quilt[cell + 1:]
     else:
         changes["reserves"] = tuple(r[:-1] if n == source.index else r for n, r in enumerate(state.reserves, 1))
@@ -515,6 +519,7 @@ def _take(state: CrazyQuiltState, source: Place, **changes) -> CrazyQuiltState:
 def why_covered(cell: int) -> str:
     """Why the card in ``cell`` is not available (both short sides are covered)."""
     a, b = SHORT_NEIGHBOURS[cell]
+    assert a is not None and b is not None, "a card on the quilt's edge always has a free side"
     return f"the cards at {place_of(a)} and {place_of(b)} cover its short sides"
 
 
