@@ -27,6 +27,8 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import TracebackType
+from typing import Any, Literal
 
 from .games import game_named
 
@@ -248,7 +250,7 @@ class GameRow:
         """In play with a line to go on with: a game undone to its start still has its redo moves."""
         return self.result == "in play" and (self.moves > 0 or self.plies > 0)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "game": self.game, "deal": int(self.deal) if self.deal.isdigit() else self.deal,
                 "rules": self.rules, "started": iso(self.started), "last_played": iso(self.last_played),
                 "result": self.result, "moves": self.player_moves, "undos": self.undos, "hints": self.hints,
@@ -272,7 +274,7 @@ _COLUMNS = ("id, game, rules, deal, started, last_played, result, moves, undos, 
 _HAS_LINE = "(moves > 0 OR EXISTS (SELECT 1 FROM moves WHERE game_id = games.id))"
 
 
-def _row(r: Sequence) -> GameRow:
+def _row(r: Sequence[Any]) -> GameRow:
     return GameRow(r[0], r[1], json.loads(r[2]), r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12],
                    r[13], bool(r[14]), r[15], r[16], r[17], r[18])
 
@@ -409,14 +411,15 @@ class Store:
         def __init__(self, store: Store):
             self.store = store
 
-        def __enter__(self):
+        def __enter__(self) -> sqlite3.Connection:
             try:
                 self.store.conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as e:
                 raise _error(e, self.store.path) from None
             return self.store.conn
 
-        def __exit__(self, kind, value, tb):
+        def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                     tb: TracebackType | None) -> Literal[False]:
             conn = self.store.conn
             if kind is None:
                 try:
@@ -446,6 +449,7 @@ class Store:
                                "difficulty) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                (game, json.dumps(dict(rules), ensure_ascii=False), deal,
                                 started if started is not None else now, now, owner, how, int(coach), difficulty))
+            assert cur.lastrowid is not None, "an INSERT gives the row's id"
             return cur.lastrowid
 
     def save(self, game_id: int, *, keep: int, append: Iterable[tuple[str, int]], moves: int, result: str,
@@ -497,7 +501,7 @@ class Store:
 
     # --- reading ---------------------------------------------------------------------------
 
-    def _query(self, sql: str, args: Sequence = ()) -> list:
+    def _query(self, sql: str, args: Sequence[object] = ()) -> list[Any]:
         try:
             return self.conn.execute(sql, args).fetchall()
         except sqlite3.Error as e:
@@ -533,7 +537,7 @@ class Store:
     def games(self, game: str | None = None, limit: int | None = None) -> list[GameRow]:
         """Newest first (by start), each with a line (a move made, even if undone since)."""
         sql = f"SELECT {_COLUMNS} FROM games WHERE {_HAS_LINE}"
-        args: list = []
+        args: list[object] = []
         if game is not None:
             sql += " AND game = ?"
             args.append(game)
@@ -544,7 +548,8 @@ class Store:
         return [_row(r) for r in self._query(sql, args)]
 
     def count(self) -> int:
-        return self._query(f"SELECT count(*) FROM games WHERE {_HAS_LINE}")[0][0]
+        count: int = self._query(f"SELECT count(*) FROM games WHERE {_HAS_LINE}")[0][0]
+        return count
 
     def unfinished(self, exclude: int | None = None) -> list[GameRow]:
         """Games in play that no running shell holds, the one played last first."""
@@ -621,7 +626,7 @@ class Figures:
     def win_rate(self) -> float | None:
         return 100.0 * self.won / self.played if self.played else None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         rate = self.win_rate
         return {"game": self.game, "rules": self.rules, "played": self.played, "won": self.won,
                 "lost": self.lost, "abandoned": self.abandoned, "solved": self.solved, "loaded": self.loaded,

@@ -74,7 +74,8 @@ class GameRecord:
     moves: tuple[Move, ...] = ()
 
     def start(self) -> State:
-        return self.game.opening(self.deal, self.rules)
+        state: State = self.game.opening(self.deal, self.rules)
+        return state
 
     def states(self) -> Iterator[State]:
         state = self.start()
@@ -84,7 +85,8 @@ class GameRecord:
             yield state
 
     def final(self) -> State:
-        return self.game.play(self.start(), self.moves)
+        state: State = self.game.play(self.start(), self.moves)
+        return state
 
     def header(self) -> dict[str, str]:
         return {"format": f"{FORMAT_NAME} {FORMAT_VERSION}", "game": self.game.name,

@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 
 from ...cards import new_deck
 from ...game import DIFFICULTY_NODES, Outcome
-from ...moves import DEAL, F, Move, P, Transfer, W
+from ...moves import DEAL, F, Move, P, Place, Transfer, W
 from .rules import CALCULATION, CalculationState
 from .solver import CORE, POS, WANT, RankSolver, clearable_on, pack_heights, solve_calculation
 
@@ -335,10 +335,10 @@ def _choose(v: View, options: list[Option], seed: int, rollouts: int) -> Move:
                     totals[i] += 1.0 if got == "won" else 0.5 if got == "unknown" else 0.0
         elif ROLLOUT_CORE is not None:
             # The same rollouts in C (the same scores, summed in the same order).
-            orders_bytes = [bytes(order) for order in chunk]
+            stocks = [bytes(order) for order in chunk]
             for i in alive:
                 _, h, piles, waste = options[i]
-                totals[i] += ROLLOUT_CORE.rollouts(bytes(h), tuple(bytes(p) for p in piles), waste, orders_bytes,
+                totals[i] += ROLLOUT_CORE.rollouts(bytes(h), tuple(bytes(p) for p in piles), waste, stocks,
                                                    EMPTY_COST, DEPTH_COST, BUILT_SHARE)
         else:
             for i in alive:
@@ -448,7 +448,7 @@ def safe_calculation_moves(state: CalculationState) -> tuple[Move, ...]:
 def _safe_play(state: CalculationState) -> Move | None:
     v = view_of(state)
     h = v.heights
-    at_hand: dict[int, list] = {}
+    at_hand: dict[int, list[Place]] = {}
     if v.waste:
         at_hand.setdefault(v.waste, []).append(W)
     for j, pile in enumerate(v.piles):

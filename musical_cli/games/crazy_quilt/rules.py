@@ -567,7 +567,7 @@ def stuck_for_ever(state: CrazyQuiltState, legal: Sequence[Move] | None = None) 
     return True
 
 
-def _arrangement(state: CrazyQuiltState) -> tuple:
+def _arrangement(state: CrazyQuiltState) -> tuple[tuple[tuple[int, int], ...], ...]:
     """The reserves as piles in no particular order of the reserves."""
     return tuple(sorted(tuple(c.sort_key() for c in r) for r in state.reserves))
 

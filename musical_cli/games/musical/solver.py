@@ -138,7 +138,7 @@ from __future__ import annotations
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import accumulate, islice
 from operator import or_
 
@@ -641,8 +641,8 @@ class Search:
                 cut.append(m)
         return self._last_pass(range(p, n), pv[:p], g, cut, seq, codes, pv, after)
 
-    def _last_pass(self, todo, stack: list[int], g: int, cut: list[int], seq, codes, pv,
-                   after) -> list[tuple[int, int]] | None:
+    def _last_pass(self, todo: Sequence[int], stack: list[int], g: int, cut: list[int], seq: list[int],
+                   codes: list[int], pv: list[int], after: list[int]) -> list[tuple[int, int]] | None:
         """The relaxation's last pass, the cards at indexes ``todo`` dealt in order onto the
         waste ``stack`` (values, top last), adding rule 5's certificates to ``cut``; None when
         the relaxation fails."""
@@ -962,12 +962,13 @@ class CoreSearch:
                               not basic and pos.redeals_left <= 1 and 1 in CHAIN_PASSES, TT_MAX)
 
     def run(self, node_limit: int | None, split: bool = False) -> bool | None:
-        if split:
-            return self.core.run(self.clock, node_limit, bytes(split_order(self.pos)))
-        return self.core.run(self.clock, node_limit)
+        got: bool | None = (self.core.run(self.clock, node_limit, bytes(split_order(self.pos))) if split
+                            else self.core.run(self.clock, node_limit))
+        return got
 
     def line(self) -> list[int]:
-        return self.core.line()
+        line: list[int] = self.core.line()
+        return line
 
 
 def make_search(pos: Position, clock: Clock, core: bool = True,
