@@ -9,10 +9,10 @@ reported as a win (AssertionError).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .game import Game, IllegalMove, NotAvailable, Outcome
+from .game import AnyGame, IllegalMove, NotAvailable, Outcome, Progress, State
 from .moves import Move
 
 RESULTS = ("won", "lost", "unknown")
@@ -26,17 +26,17 @@ class Solution:
     seconds: float
 
 
-def has_solver(game: Game) -> bool:
+def has_solver(game: AnyGame) -> bool:
     return "solver" in game.players
 
 
-def _require_solver(game: Game) -> None:
+def _require_solver(game: AnyGame) -> None:
     if not has_solver(game):
         raise NotAvailable(f"{game.title} has no solver yet")
 
 
-def solve(game: Game, state, budget: float | None = 10.0,
-          progress: Callable[[int, float], None] | None = None, nodes: int | None = None) -> Solution:
+def solve(game: AnyGame, state: State, budget: float | None = 10.0,
+          progress: Progress | None = None, nodes: int | None = None) -> Solution:
     """Solve ``state``: a winning line, a proof of loss, or "unknown" when ``budget`` seconds
     or ``nodes`` search nodes (None: no limit) run out; a node limit alone gives the same answer
     on every machine. ``progress(nodes, seconds)`` is called now and then (every 0.15 s or so);
@@ -64,18 +64,18 @@ def solve(game: Game, state, budget: float | None = 10.0,
     return Solution(result, moves, nodes, time.perf_counter() - start)
 
 
-def blind_hint(game: Game, state):
+def blind_hint(game: AnyGame, state: State) -> Move | None:
     """The next move of a player who sees only what the player sees, for games whose hint must
     not read the stock (``game.hint_is_blind``); None when the game is over."""
     return game.blind_hint(state)
 
 
-def greedy_wins(game: Game, state) -> bool:
+def greedy_wins(game: AnyGame, state: State) -> bool:
     """Whether the game's baseline strategy wins (NotAvailable when it has none)."""
     return game.greedy_wins(state)
 
 
-def safe_moves(game: Game, state, budget: float | None = 1.0) -> tuple[Move, ...]:
+def safe_moves(game: AnyGame, state: State, budget: float | None = 1.0) -> tuple[Move, ...]:
     """Moves from ``state`` that provably never lose winnability, for the shell's ``auto``.
 
     A move is taken when one of these holds, then the same is asked of the next position:
@@ -103,7 +103,7 @@ def safe_moves(game: Game, state, budget: float | None = 1.0) -> tuple[Move, ...
         out.append(move)
         state = game.apply(state, move)
     return tuple(out)
-def _only_survivor(game: Game, state, legal, deadline) -> Move | None:
+def _only_survivor(game: AnyGame, state: State, legal: Sequence[Move], deadline: float | None) -> Move | None:
     survivor = None
     for move in legal:
         left = None if deadline is None else deadline - time.perf_counter()

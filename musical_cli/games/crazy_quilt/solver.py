@@ -273,6 +273,7 @@ from .rules import (
     CELLS,
     CRAZY_QUILT,
     SHORT_NEIGHBOURS,
+    CrazyQuilt,
     CrazyQuiltState,
     R,
     is_progress,
@@ -715,7 +716,7 @@ class Search:
                 c = s * 16 + down[s] - 1
                 wanted[c] = wanted.get(c, 0) | 2
         self.wanted = wanted
-        out = []
+        out: list[tuple[str, int, int]] = []
         pairs: set[int] = set()
         safe = self.safe
         for src, c in sources:
@@ -769,11 +770,13 @@ class Search:
         if self.order:
             plays.sort(key=lambda m: (-99, 0) if m[1] == WASTE_SRC else self._uncovers(occ, m[1], av))
         kids = [(m, self._apply_foundation(st, m)) for m in plays]
-        freeing, other = [], []
+        freeing: list[tuple[tuple, tuple]] = []
+        other: list[tuple[tuple, tuple]] = []
         if top:
             targets = self.targets[top]
             wanted = self.wanted
             avail = set(av)
+            ranked: list[tuple[tuple[int, int], tuple, tuple]] = []
             for c in av:
                 if quilt[c] in targets:
                     m = ("b", c)
@@ -784,12 +787,12 @@ class Search:
                     new = [x for x in self.avail(nxt[0]) if x not in avail]
                     if new:
                         # One step ahead: builds that uncover a card a foundation wants first.
-                        freeing.append(((-sum(quilt[x] in wanted for x in new), -len(new)), m, nxt))
+                        ranked.append(((-sum(quilt[x] in wanted for x in new), -len(new)), m, nxt))
                     else:
                         other.append((m, nxt))
-            freeing.sort(key=lambda t: t[0])
-            freeing = [(m, nxt) for _, m, nxt in freeing]
-        turn = []
+            ranked.sort(key=lambda t: t[0])
+            freeing = [(m, nxt) for _, m, nxt in ranked]
+        turn: list[tuple[tuple, tuple]] = []
         if stock:
             turn.append((("d",), (occ, waste + stock[:1], stock[1:], up, down, left)))
         elif waste and left > 0:
@@ -1523,7 +1526,7 @@ def search(state: CrazyQuiltState, budget: float | None = 10.0,
 # --- for the shell's auto and for stats ---------------------------------------------------
 
 
-def sure_move(game, state: CrazyQuiltState) -> Move | None:
+def sure_move(game: CrazyQuilt, state: CrazyQuiltState) -> Move | None:
     """A foundation move that rule 1 or 2 proves safe (never with ``wrap``), or None. The shell's
     ``auto`` adds the only legal move and the only move not proved lost by itself."""
     if state.rules.wrap or state.complete:
@@ -1565,21 +1568,21 @@ def greedy_move(state: CrazyQuiltState) -> Move | None:
     the deal, else the redeal; never reserve to reserve (it could go round for ever). None when
     it has no move."""
     legal = CRAZY_QUILT.legal_moves(state)
-    transfers = [m for m in legal if isinstance(m, Transfer)]
-    for m in transfers:
-        if m.target.kind == "f":
+    transfers = [(m, m.target) for m in legal if isinstance(m, Transfer) and m.target is not None]
+    for m, target in transfers:
+        if target.kind == "f":
             return m
-    for m in transfers:
-        if m.target.kind == "w" or (m.target.kind == "r" and m.source.kind == "q"
-                                    and state.reserves[m.target.index - 1]):
+    for m, target in transfers:
+        if target.kind == "w" or (target.kind == "r" and m.source.kind == "q"
+                                  and state.reserves[target.index - 1]):
             return m
-    for m in transfers:
-        if m.target.kind == "r" and m.source.kind == "q":
+    for m, target in transfers:
+        if target.kind == "r" and m.source.kind == "q":
             return m
     return next((m for m in legal if not isinstance(m, Transfer)), None)
 
 
-def greedy_wins(game, state: CrazyQuiltState) -> bool:
+def greedy_wins(game: CrazyQuilt, state: CrazyQuiltState) -> bool:
     """Whether the greedy player (:func:`greedy_move`) wins from ``state`` (the baseline that
     ``stats`` reports beside the solver; ``game`` is the Game object, as the hook passes it)."""
     while True:
