@@ -118,6 +118,7 @@ class Session:
         self.front: Front = Unattended() if front is None else front
         self.listener: Listener | None = None
         self.coach = False  # the live coach is shown ('coach on', --coach)
+        self.auto = False  # the safe moves play themselves after each move ('auto on')
         self.memory = Memory()
         self.hand = Hand.begin(game, deal, game.default_rules() if rules is None else rules,
                                turns_up=interactive)
@@ -264,6 +265,15 @@ class Session:
         self.memory.moved()
         self.notify("move")
         return move
+
+    def play_on(self, moves: Iterable[Move]) -> None:
+        """Make ``moves`` (as made, holding their own turned cards) part of the last step, so
+        that one 'undo' takes them back with the move that led to them (:meth:`Hand.play_on`)."""
+        before = self.hand
+        self.hand = before.play_on(moves)
+        if self.hand is not before:
+            self.memory.moved()
+            self.notify("move")
 
     def undo(self, n: int = 1) -> int:
         """Take back ``n`` steps (or as many as there are); how many of the player's moves
@@ -417,10 +427,23 @@ def announce_outcome(session: Session) -> Reply:
 
 def play_text(session: Session, text: str) -> Reply:
     session.play(parse_move(text))
-    return after_move(session, Reply())
+    return after_move(session, followed(session))
 
 
 def applies(cmd: Command, session: Session) -> bool:
+# What follows a move the player makes, before the verdict: a feature registers it here ('auto
+# on' plays the moves proven safe, in musical_cli.advice_commands); each says what it did.
+FOLLOW_UPS: list[Callable[[Session], Reply]] = []
+
+
+def followed(session: Session) -> Reply:
+    """What follows the player's move (:data:`FOLLOW_UPS`), said."""
+    reply = Reply()
+    for follow in FOLLOW_UPS:
+        reply.extend(follow(session))
+    return reply
+
+
     """Whether ``cmd`` exists in the game in hand: a move command (``plays``) only where the
     game's notation under its rules has that move (Persian Rug has no ``d``, no ``redeal``)."""
     return not cmd.plays or cmd.plays in session.game.move_words(session.rules)
@@ -513,7 +536,7 @@ def execute_one(session: Session, text: str) -> Reply:
             raise CommandError(f"{e.text.strip()!r}: {e.why} (moves in {session.title}: {usages})") from None
         raise CommandError(f"unknown command {text!r}; type 'help' for the list") from None
     session.play(move)
-    return after_move(session, Reply())
+    return after_move(session, followed(session))
 
 
 def execute(session: Session, text: str) -> Reply:
