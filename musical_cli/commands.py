@@ -308,6 +308,8 @@ class Session:
 
 Handler = Callable[[Session, list[str]], Reply]
 Arguments = tuple[str, ...] | Callable[[Session], list[str]] | str
+# What completes a command's next word, given the words typed after its name before that one.
+Completes = Callable[[Session, list[str]], list[str]]
 
 
 @dataclass(frozen=True)
@@ -323,6 +325,9 @@ class Command:
     # The move a move command makes ("d", "w", "redeal"): it exists only where the game in hand
     # has that move (Game.move_words), and help lists it with the moves.
     plays: str = ""
+    # Where what completes depends on the words before ('new --game NAME'): used instead of
+    # ``arguments`` when given.
+    completes: Completes | None = None
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -334,9 +339,10 @@ _BY_NAME: dict[str, Command] = {}
 
 
 def command(name: str, usage: str, summary: str, aliases: tuple[str, ...] = (), details: str = "",
-            arguments: Arguments = (), plays: str = "") -> Callable[[Handler], Handler]:
+            arguments: Arguments = (), plays: str = "", completes: Completes | None = None
+            ) -> Callable[[Handler], Handler]:
     def register(handler: Handler) -> Handler:
-        cmd = Command(name, usage, summary, handler, aliases, details, arguments, plays)
+        cmd = Command(name, usage, summary, handler, aliases, details, arguments, plays, completes)
         REGISTRY[name] = cmd
         for n in cmd.names:
             _BY_NAME[n] = cmd
@@ -425,12 +431,6 @@ def announce_outcome(session: Session) -> Reply:
     return after_move(session, Reply())
 
 
-def play_text(session: Session, text: str) -> Reply:
-    session.play(parse_move(text))
-    return after_move(session, followed(session))
-
-
-def applies(cmd: Command, session: Session) -> bool:
 # What follows a move the player makes, before the verdict: a feature registers it here ('auto
 # on' plays the moves proven safe, in musical_cli.advice_commands); each says what it did.
 FOLLOW_UPS: list[Callable[[Session], Reply]] = []
@@ -444,6 +444,12 @@ def followed(session: Session) -> Reply:
     return reply
 
 
+def play_text(session: Session, text: str) -> Reply:
+    session.play(parse_move(text))
+    return after_move(session, followed(session))
+
+
+def applies(cmd: Command, session: Session) -> bool:
     """Whether ``cmd`` exists in the game in hand: a move command (``plays``) only where the
     game's notation under its rules has that move (Persian Rug has no ``d``, no ``redeal``)."""
     return not cmd.plays or cmd.plays in session.game.move_words(session.rules)

@@ -71,7 +71,11 @@ class ShellCompleter(Completer):
             sub = Document(prefix, len(prefix))
             yield from self.paths.get_completions(sub, event)
             return
-        options = found.arguments(self.session) if callable(found.arguments) else found.arguments
+        options: Iterable[str]
+        if found.completes is not None:  # what completes depends on the words before ('new --game')
+            options = found.completes(self.session, words[1:len(words) - (1 if prefix else 0)])
+        else:
+            options = found.arguments(self.session) if callable(found.arguments) else found.arguments
         for option in options:
             if option.startswith(prefix.lower()):
                 yield Completion(option, -len(prefix))
