@@ -164,3 +164,15 @@ def test_new_game_switches_game_completed_by_tab(spawn):
     wide = [t for raw in term.seen for t in lines(raw) if len(t) > 80]
     assert not wide, wide
 
+
+def test_the_toolbar_shows_the_active_time_and_it_ticks(spawn):
+    term = spawn("--seed", "1")
+    shown = " Musical deal 1 · pass 1 of 3 · 0 moves · 44 to build · time 0:0"
+    term.until(shown)
+    # Nothing typed, the toolbar is drawn again each second: prompt_toolkit rewrites only what
+    # changed, the clock's last digit, moving the cursor to its column first.
+    tick = re.compile(rf"\x1b\[{len(shown)}C(\x1b\[[0-9;]*m)*[2-9]")
+    while term.child.expect([tick, re.escape(CPR)]) == 1:
+        term.child.send("\x1b[24;1R")
+    term.child.send("quit\r")
+    term.child.expect(pexpect.EOF)
