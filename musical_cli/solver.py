@@ -75,44 +75,74 @@ def greedy_wins(game: AnyGame, state: State) -> bool:
     return game.greedy_wins(state)
 
 
-def safe_moves(game: AnyGame, state: State, budget: float | None = 1.0) -> tuple[Move, ...]:
+SAFE_LIMIT = 5_000  # moves at most in one answer of safe_moves
+
+
+def safe_moves(game: AnyGame, state: State, budget: float | None = 1.0, nodes: int | None = None) -> tuple[Move, ...]:
     """Moves from ``state`` that provably never lose winnability, for the shell's ``auto``.
 
     A move is taken when one of these holds, then the same is asked of the next position:
     1. it is the only legal move (a deal or redeal past a card no foundation wants, say);
     2. the game's own rule says so (``Game.sure_move``, argued where each game writes it);
-    3. every other legal move leads to a position the solver proves lost (within what is left of
-       ``budget`` seconds): if the position is winnable, the remaining move keeps it winnable.
-    Stops at the first position where none holds, when the game is over, or after 5000 moves.
-    Empty when nothing is provably safe.
+    3. every other legal move leads to a position the solver proves lost, within what is left of
+       ``budget`` seconds and of ``nodes`` search nodes (None: no limit; shared out among the
+       moves still to prove): if the position is winnable, the remaining move keeps it winnable.
+    Stops at the first position where none holds, when the game is over, or after SAFE_LIMIT
+    moves. Empty when nothing is provably safe.
+
+    In a game whose stock stays hidden (``hint_is_blind``) the player's safety is argued from the
+    visible cards only, so that auto gives nothing away: the game's blind rules
+    (``Game.blind_safe_moves``) and its sure move, which there reads only what the player sees;
+    no search (rule 3), and no budget is needed.
     """
     if game.hint_is_blind:
-        # The player cannot see this game's stock: safety is argued from the visible cards only,
-        # so that auto gives nothing away.
-        return game.blind_safe_moves(state)
+        return _blind_safe_moves(game, state)
     _require_solver(game)
     deadline = None if budget is None else time.perf_counter() + budget
+    left = nodes
     out: list[Move] = []
-    while game.outcome(state) is Outcome.IN_PLAY and len(out) < 5_000:
+    while game.outcome(state) is Outcome.IN_PLAY and len(out) < SAFE_LIMIT:
         legal = game.legal_moves(state)
         move = legal[0] if len(legal) == 1 else game.sure_move(state)
         if move is None:
-            move = _only_survivor(game, state, legal, deadline)
+            move, used = _only_survivor(game, state, legal, deadline, left)
+            left = None if left is None else left - used
         if move is None:
             break
         out.append(move)
         state = game.apply(state, move)
     return tuple(out)
-def _only_survivor(game: AnyGame, state: State, legal: Sequence[Move], deadline: float | None) -> Move | None:
+
+
+def _blind_safe_moves(game: AnyGame, state: State) -> tuple[Move, ...]:
+    out: list[Move] = []
+    while game.outcome(state) is Outcome.IN_PLAY and len(out) < SAFE_LIMIT:
+        got = tuple(game.blind_safe_moves(state))
+        if not got:
+            sure = game.sure_move(state)
+            got = () if sure is None else (sure,)
+        if not got:
+            break
+        out.extend(got)
+        state = game.play(state, got)
+    return tuple(out[:SAFE_LIMIT])
+
+
+def _only_survivor(game: AnyGame, state: State, legal: Sequence[Move], deadline: float | None, nodes: int | None) -> tuple[Move | None, int]:
+    """The one legal move the solver does not prove lost, when every other one is; and the
+    search nodes that took."""
     survivor = None
-    for move in legal:
+    used = 0
+    for i, move in enumerate(legal):
         left = None if deadline is None else deadline - time.perf_counter()
-        if left is not None and left <= 0:
-            return None
-        got = solve(game, game.apply(state, move), budget=left)
+        share = None if nodes is None else (nodes - used) // (len(legal) - i)
+        if (left is not None and left <= 0) or (share is not None and share <= 0):
+            return None, used
+        got = solve(game, game.apply(state, move), budget=left, nodes=share)
+        used += got.nodes
         if got.result == "lost":
             continue
         if survivor is not None:
-            return None  # two moves not proved lost: neither is provably safe
+            return None, used  # two moves not proved lost: neither is provably safe
         survivor = move
-    return survivor
+    return survivor, used

@@ -9,7 +9,7 @@ name and talk to it only through the :class:`musical_cli.game.Game` protocol.
 
 from __future__ import annotations
 
-from ..game import AnyGame
+from ..game import AnyGame, RuleOption
 from .calculation.rules import CALCULATION
 from .crazy_quilt.rules import CRAZY_QUILT
 from .musical.rules import MUSICAL
@@ -41,6 +41,16 @@ def unregister(game: AnyGame) -> None:
 def game_named(name: str) -> AnyGame:
     """The game called ``name`` or one of its aliases (any case); KeyError when there is none."""
     return _BY_NAME[name.strip().lower()]
+
+
+def rule_flags() -> dict[str, list[tuple[AnyGame, RuleOption]]]:
+    """Every rule option's flag (``--redeals``), with the games (in registry order) that declare
+    it: the command line's flags, and those of the shell's 'new'."""
+    flags: dict[str, list[tuple[AnyGame, RuleOption]]] = {}
+    for game in GAMES.values():
+        for option in game.options:
+            flags.setdefault(option.option_flag, []).append((game, option))
+    return flags
 
 
 for _game in (MUSICAL, CALCULATION, CRAZY_QUILT):

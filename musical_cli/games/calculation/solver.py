@@ -843,3 +843,37 @@ def search(state: CalculationState, budget: float | None,
     """The game's hook (``Game.search``): :func:`solve_calculation`. (``Game.search`` then asks
     the blind player for a witness where this leaves a long search undecided: ``blind.witness``.)"""
     return solve_calculation(state, budget, progress, nodes)
+
+
+def sure_move(game, state: CalculationState) -> Move | None:
+    """A move that keeps a winnable position winnable, read from what the player sees; None when
+    neither rule holds. The shell's ``auto`` adds the visible rules of :mod:`.blind`.
+
+    1. The deal, when the waste is empty (it is legal only then, with cards in the stock): the
+       search's *dealing at once* (this module's docstring). The shell turns that card up by
+       itself; batch mode does not.
+    2. The only legal move up to the order of the piles: when every legal move leads to the same
+       position but for which pile holds what, the first of them.
+
+    The four (or three) piles are alike: the rules never tell one from another, so two positions
+    that differ only in the order of the piles, or in the suits (which never matter), are won or
+    lost alike, a line of one being a line of the other with the piles renamed. When every
+    legal move leads to such a position, one of them keeps a winnable position winnable (some
+    move does), and so they all do. The positions are compared by what the player sees: the
+    foundations, the piles, the waste card, and how many cards the stock holds (no move here
+    touches the stock, so it is the same after each): the stock stays hidden. This is the first
+    card of every game that fits no foundation, with every pile empty: 'w p1' is as good as any
+    placing. The only legal move is the case of one move."""
+    legal = game.legal_moves(state)
+    if DEAL in legal:
+        return DEAL
+    if len(legal) <= 1:
+        return legal[0] if legal else None
+    shapes = {_shape(game.apply(state, move)) for move in legal}
+    return legal[0] if len(shapes) == 1 else None
+
+
+def _shape(state: CalculationState) -> tuple:
+    """A position by ranks, the piles in no order: what one move must match in another."""
+    return (tuple((len(f), f[-1].rank if f else 0) for f in state.foundations),
+            tuple(sorted(_ranks(pile) for pile in state.piles)), _ranks(state.waste), len(state.stock))

@@ -1527,19 +1527,37 @@ def search(state: CrazyQuiltState, budget: float | None = 10.0,
 
 
 def sure_move(game: CrazyQuilt, state: CrazyQuiltState) -> Move | None:
-    """A foundation move that rule 1 or 2 proves safe (never with ``wrap``), or None. The shell's
-    ``auto`` adds the only legal move and the only move not proved lost by itself."""
-    if state.rules.wrap or state.complete:
+    """A move that keeps a winnable position winnable, by a rule of the game's own, or None.
+    The shell's ``auto`` adds the only legal move and the only move not proved lost by itself.
+
+    1. A foundation move that rule 1 or 2 proves safe (never with ``wrap``: see the module's
+       docstring).
+    2. The deal, when the waste is empty and the stock is not (any rules; Persian Rug has no
+       stock). With the waste empty nothing can be put on it, nothing played from it, and there
+       is no redeal (the stock is not empty): the only other moves are quilt cards to the
+       foundations. Those do not touch the stock nor the waste, and dealing changes neither the
+       quilt nor the foundations, so each stays legal after the deal. Any winning line deals at
+       some point (the stock's cards reach a foundation only through the waste), and before that
+       deal it makes only such quilt-to-foundation moves: dealing first and then making them
+       reaches the very position the line reaches after its deal, and it goes on from there.
+       This is the deal at the start of every game of Crazy Quilt and Indian Carpet.
+    """
+    if state.complete:
         return None
-    s = Search(state)
-    st = s.root
-    if s.persian:
-        sources = [(RES_SRC + j, r[-1]) for j, r in enumerate(st[1]) if r]
-    else:
-        sources = [(WASTE_SRC, st[1][-1])] if st[1] else []
-    sources += [(c, s.quilt[c]) for c in s.avail(st[0])]
-    _, safe = s._foundation(st, sources)
-    return None if safe is None else to_move(safe)
+    if not state.rules.wrap:
+        s = Search(state)
+        st = s.root
+        if s.persian:
+            sources = [(RES_SRC + j, r[-1]) for j, r in enumerate(st[1]) if r]
+        else:
+            sources = [(WASTE_SRC, st[1][-1])] if st[1] else []
+        sources += [(c, s.quilt[c]) for c in s.avail(st[0])]
+        _, safe = s._foundation(st, sources)
+        if safe is not None:
+            return to_move(safe)
+    if not state.waste and state.stock:
+        return DEAL
+    return None
 
 
 def safe_moves(state: CrazyQuiltState, limit: int = 500) -> tuple[Move, ...]:
