@@ -264,7 +264,7 @@ class Game(ABC):
     # the engine stays light and a game without a solver simply has no solver module):
     # rules.txt; view.draw and view.opening_record; solver.search, solver.sure_move and
     # solver.greedy_wins; blind.blind_hint, blind.blind_safe_moves, blind.blind_estimate,
-    # blind.blind_play and blind.witness.
+    # blind.blind_play and blind.witness; lines.shorter_line.
     package: ClassVar[str] = ""
 
     def _part(self, module: str, name: str, missing: str) -> Callable[..., Any]:
@@ -326,6 +326,17 @@ class Game(ABC):
             if line is not None:
                 return "won", line, used
         return result, moves, used
+
+    def shorter_line(self, state: Any, moves: tuple[Move, ...]) -> tuple[Move, ...] | None:
+        """A winning line from ``state`` shorter than the winning line ``moves``, by what the game
+        knows of its own moves (``lines.shorter_line`` in its package), or None where it knows
+        nothing to shorten. :func:`musical_cli.lines.shorten` calls it and replays what it gives:
+        a line that does not win, or is not shorter, is not used."""
+        try:
+            shorter = self._part("lines", "shorter_line", "")
+        except NotAvailable:
+            return None
+        return shorter(state, moves)
 
     def difficulty_bands(self) -> Mapping[Any, tuple[int, int]]:
         """The deals' difficulty bands, per rule set: rules -> (the most search nodes the win of
