@@ -296,7 +296,10 @@ def shorten(game: Game, state: Any, moves: Sequence[Move],
     positions, line = cut_cycles(list(states), list(given))
     for _ in range(ROUNDS):
         before = len(line)
-        own = game.shorter_line(state, tuple(line))
+        try:
+            own = game.shorter_line(state, tuple(line))
+        except Exception:  # a bug in the game's pass costs length, never the answer
+            own = None  # (tests/test_lines.py calls the pass itself, where a bug shows)
         if own is not None and len(own) < len(line):
             try:
                 replayed = replay(game, state, own)
