@@ -350,6 +350,13 @@ class Game(ABC, Generic[StateT, RulesT]):
         ``used`` nodes (:meth:`search`); None when the game offers no witness, or finds none."""
         return None
 
+    def shorter_line(self, state: StateT, moves: tuple[Move, ...]) -> tuple[Move, ...] | None:
+        """A winning line from ``state`` shorter than the winning line ``moves``, by what the game
+        knows of its own moves, or None where it knows nothing to shorten.
+        :func:`musical_cli.lines.shorten` calls it and replays what it gives: a line that does not
+        win, or is not shorter, is not used."""
+        return None
+
     def difficulty_bands(self) -> Mapping[RulesT, tuple[int, int]]:
         """The deals' difficulty bands, per rule set: rules -> (the most search nodes the win of
         an easy deal takes, of a medium one), calibrated on the solver's measure

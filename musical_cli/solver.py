@@ -3,7 +3,9 @@
 Each game searches in its own package (``Game.search``); a game without a solver raises
 :class:`musical_cli.game.NotAvailable`, which says so. Whatever a search says, a win is only
 reported after the engine has replayed the line to a won position: a solver bug must never be
-reported as a win (AssertionError).
+reported as a win (AssertionError). The line is then shortened (:func:`musical_cli.lines.shorten`:
+its detours taken out, and the result replayed to a win again), so that every line the solver
+gives, to ``solve``, ``solve play``, ``hint`` and the coach, is the short one.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .game import AnyGame, IllegalMove, NotAvailable, Outcome, Progress, State
+from .lines import replay, shorten
 from .moves import Move
 
 RESULTS = ("won", "lost", "unknown")
@@ -36,11 +39,13 @@ def _require_solver(game: AnyGame) -> None:
 
 
 def solve(game: AnyGame, state: State, budget: float | None = 10.0,
-          progress: Progress | None = None, nodes: int | None = None) -> Solution:
+          progress: Progress | None = None, nodes: int | None = None, short: bool = True) -> Solution:
     """Solve ``state``: a winning line, a proof of loss, or "unknown" when ``budget`` seconds
     or ``nodes`` search nodes (None: no limit) run out; a node limit alone gives the same answer
     on every machine. ``progress(nodes, seconds)`` is called now and then (every 0.15 s or so);
-    whatever it raises (KeyboardInterrupt to cancel) propagates, as does Ctrl-C."""
+    whatever it raises (KeyboardInterrupt to cancel) propagates, as does Ctrl-C. The winning
+    line is shortened (:func:`musical_cli.lines.shorten`; its time is in ``seconds``) unless
+    ``short`` is false: the search's own line, for measuring what shortening does."""
     _require_solver(game)
     start = time.perf_counter()
     outcome = game.outcome(state)
@@ -54,11 +59,13 @@ def solve(game: AnyGame, state: State, budget: float | None = 10.0,
     if result == "won":
         moves = tuple(moves)
         try:
-            final = game.play(state, moves)
+            states = replay(game, state, moves)
         except IllegalMove as exc:
             raise AssertionError(f"solver bug: the winning line has an illegal move: {exc}") from exc
-        if game.outcome(final) is not Outcome.WON:
+        if game.outcome(states[-1]) is not Outcome.WON:
             raise AssertionError("solver bug: the winning line does not win")
+        if short:
+            moves = shorten(game, state, moves, states)
     else:
         moves = ()
     return Solution(result, moves, nodes, time.perf_counter() - start)

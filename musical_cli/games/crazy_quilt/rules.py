@@ -470,6 +470,11 @@ class CrazyQuilt(Game[CrazyQuiltState, CrazyQuiltRules]):
 
         return search(state, budget, progress, nodes)
 
+    def shorter_line(self, state: CrazyQuiltState, moves: tuple[Move, ...]) -> tuple[Move, ...] | None:
+        from .lines import shorter_line
+
+        return shorter_line(state, moves)
+
     def difficulty_bands(self) -> Mapping[CrazyQuiltRules, tuple[int, int]]:
         from .solver import DIFFICULTY_BANDS
 
