@@ -1664,11 +1664,21 @@ read_pile(PyObject *obj, uint8_t *out, uint8_t *len, const char *what)
     return 0;
 }
 
+/* Core(**settings): keywords only, as the type's doc lists them. Nineteen values in a row are
+ * easily given in the wrong order, and many are ints or flags that would pass unnoticed there;
+ * by name, a misspelt or missing one is a TypeError that names it. */
 static int
 Core_init(Core *c, PyObject *args, PyObject *kw)
 {
-    static char *names[] = {"quilt", "na", "nb", "wrap", "persian", "safe", "occ", "up", "down",
-                            "piles", "left", "lds", "depth_max", "clock_every", "tt_max", "salt", "joint_cap", "joint_after", "joint_after_max", NULL};
+    static char *names[] = {
+        /* the game: the quilt's cards, the short-side neighbours of each cell (255: none) */
+        "quilt", "na", "nb", "wrap", "persian", "safe",
+        /* the position */
+        "occ", "up", "down", "piles", "left",
+        /* the search */
+        "lds", "depth_max", "clock_every", "tt_max", "salt",
+        /* rule 9 (joint_cap 0: off) */
+        "joint_cap", "joint_after", "joint_after_max", NULL};
     Py_buffer quilt, na, nb, up, down;
     int wrap, persian, safe, left, lds, depth_max, clock_every;
     unsigned long long occ;
@@ -1677,9 +1687,14 @@ Core_init(Core *c, PyObject *args, PyObject *kw)
     int joint_cap = 0;
     long long joint_after = 0, joint_after_max = 0;
     PyObject *piles;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "y*y*y*pppKy*y*OiiiiL|KiLL", names, &quilt, &na, &nb,
-                                     &wrap, &persian, &safe, &occ, &up, &down, &piles, &left, &lds,
-                                     &depth_max, &clock_every, &tt_max, &salt, &joint_cap, &joint_after, &joint_after_max))
+    if (PyTuple_GET_SIZE(args)) {
+        PyErr_SetString(PyExc_TypeError, "Core() takes keyword arguments only: Core(quilt=..., na=..., ...)");
+        return -1;
+    }
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "y*y*y*ppp" "Ky*y*Oi" "iiiL|K" "iLL", names, &quilt,
+                                     &na, &nb, &wrap, &persian, &safe, &occ, &up, &down, &piles,
+                                     &left, &lds, &depth_max, &clock_every, &tt_max, &salt,
+                                     &joint_cap, &joint_after, &joint_after_max))
         return -1;
     int bad = quilt.len != CELLS || na.len != CELLS || nb.len != CELLS || up.len != 4 || down.len != 4;
     if (!bad) {
@@ -1886,9 +1901,9 @@ static PyMethodDef Core_methods[] = {
 
 static PyTypeObject CoreType = CORE_TYPE(
     "musical_cli.games.crazy_quilt._search.Core",
-    "Core(quilt, na, nb, wrap, persian, safe, occ, up, down, piles, left, lds, depth_max, "
+    "Core(*, quilt, na, nb, wrap, persian, safe, occ, up, down, piles, left, lds, depth_max, "
     "clock_every, tt_max, salt=0, joint_cap=0, joint_after=0, joint_after_max=0): solver.Search "
-    "in C",
+    "in C (keyword arguments only)",
     Core, Core_init, Core_dealloc, Core_methods);
 
 static struct PyModuleDef module = CORE_MODULE(
