@@ -1436,17 +1436,25 @@ class CoreSearch(Search):
         if self.core is not None:
             self.core.restart(salt)
 
-    def make_core(self, lds: int):
+    def core_settings(self, lds: int) -> dict[str, object]:
+        """The C search's settings by the names ``CORE.Core`` takes them (keywords only): the
+        game, the position, the search's limits and rule 9's."""
         if self.persian:
             occ, reserves, up, down = self.root
             piles, left = tuple(reserves), 0
         else:
             occ, waste, stock, up, down, left = self.root
             piles = (waste, stock)
-        return CORE.Core(bytes(self.quilt), self.NA, self.NB, self.wrap, self.persian, self.safe, occ,
-                         up, down, piles, left, lds, DEPTH_MAX, CLOCK_EVERY, TT_MAX, self.salt,
-                         JOINT_CAP if self.joint_rule and not self.persian else 0, JOINT_AFTER,
-                         JOINT_AFTER_MAX)
+        return dict(quilt=bytes(self.quilt), na=self.NA, nb=self.NB, wrap=self.wrap,
+                    persian=self.persian, safe=self.safe,
+                    occ=occ, up=up, down=down, piles=piles, left=left,
+                    lds=lds, depth_max=DEPTH_MAX, clock_every=CLOCK_EVERY, tt_max=TT_MAX,
+                    salt=self.salt,
+                    joint_cap=JOINT_CAP if self.joint_rule and not self.persian else 0,
+                    joint_after=JOINT_AFTER, joint_after_max=JOINT_AFTER_MAX)
+
+    def make_core(self, lds: int):
+        return CORE.Core(**self.core_settings(lds))
 
 
 def make_search(state: CrazyQuiltState, budget: float | None = None,
