@@ -263,7 +263,8 @@ def relaxed_winnable(h: tuple[int, ...], piles: tuple[int, ...]) -> bool:
     if len(_RELAXED) >= RELAXED_LIMIT:
         _RELAXED.clear()
     got = _relaxed(h, piles, free, counts)
-    _RELAXED[(h[0] | h[1] << 4 | h[2] << 8 | h[3] << 12, *sorted(piles))] = got
+    key = (h[0] | h[1] << 4 | h[2] << 8 | h[3] << 12, *sorted(piles))
+    _RELAXED[key] = got
     return got
 
 

@@ -264,6 +264,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from typing import Any, Protocol
 
 from ...cards import SUITS, Card
 from ...cores import optional_core
@@ -1396,6 +1397,16 @@ def shuffled(kids: list, key: bytes, salt: int) -> list:
     return kids
 
 
+class _Core(Protocol):
+    """What the search asks of the C core's search object (``CORE.Core``)."""
+
+    def run(self, tick: Callable[[int], None]) -> tuple[str, list[Any]] | None: ...
+
+    def nodes(self) -> int: ...
+
+    def restart(self, salt: int) -> None: ...
+
+
 class CoreSearch(Search):
     """:class:`Search` run by the C core (``CORE.Core``): the same nodes in the same order, so
     the same verdict, line and node count (tests/test_crazy_quilt_core.py checks it). The core
@@ -1453,7 +1464,9 @@ class CoreSearch(Search):
                     joint_cap=JOINT_CAP if self.joint_rule and not self.persian else 0,
                     joint_after=JOINT_AFTER, joint_after_max=JOINT_AFTER_MAX)
 
-    def make_core(self, lds: int):
+    def make_core(self, lds: int) -> _Core:
+        if CORE is None:
+            raise RuntimeError("the C core is not built: the Python search runs instead")
         return CORE.Core(**self.core_settings(lds))
 
 
