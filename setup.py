@@ -9,5 +9,11 @@ CORES = [
     ("musical_cli.games.calculation._search", "musical_cli/games/calculation/_search.c"),
     ("musical_cli.games.crazy_quilt._search", "musical_cli/games/crazy_quilt/_search.c"),
 ]
+# What the three cores share (the table, its hash, the glue to Python): included by each, so a
+# change to it rebuilds them all (depends). MANIFEST.in puts it in the sdist.
+COMMON = "musical_cli/games/_core"
+COMMON_HEADERS = [f"{COMMON}/search_common.h"]
 
-setup(ext_modules=[Extension(name, sources=[source], optional=True) for name, source in CORES])
+setup(ext_modules=[Extension(name, sources=[source], include_dirs=[COMMON], depends=COMMON_HEADERS,
+                             optional=True)
+                   for name, source in CORES])

@@ -6,9 +6,10 @@ import time
 from collections.abc import Callable, Sequence
 
 from . import advice
-from .commands import CommandError, Reply, Session, after_move, command, no_args
+from .commands import FOLLOW_UPS, CommandError, Reply, Session, after_move, command, no_args
 from .game import Game, Outcome
 from .hand import Played, Position
+from .moves import Move
 from .play_commands import move_lines
 from .render import plural, review_progress
 
@@ -213,27 +214,80 @@ def _solve_cmd(session: Session, args: list[str]) -> Reply:
     return after_move(session, reply, by_solver=True)
 
 
-@command("auto", "auto", "make the moves the solver proves safe",
-         details="Only moves that cannot turn a winnable position into a lost one.")
+# 'auto on': the safe moves after each move are searched for within these nodes, and this long
+# at most (the pure-Python search of Crazy Quilt makes well under a thousand nodes a second in a
+# hard position, the C core a hundred times more): only the search for the one move not proven
+# lost costs anything, and it gives way to typing within half a second.
+AUTO_NODES = 20_000
+AUTO_SECONDS = 0.5
+
+
+@command("auto", "auto [on|off]", "make the moves the solver proves safe; 'auto on': after each move",
+         arguments=("on", "off"),
+         details="Only moves that cannot turn a winnable position into a lost one: the only legal "
+                 "move, a move the game's own rule proves safe (a card to the one foundation that "
+                 "can ever take it, say), or the only move the solver does not prove lost. "
+                 "'auto' makes them now, as one move for 'undo'. 'auto on' makes them after each "
+                 "move of yours, shown on one line ('auto: q78 f2 w f3'), and one 'undo' takes "
+                 "them back with your move; 'auto off' stops it (off by default). 'auto' says "
+                 "whether it is on. In a game whose stock stays hidden (Calculation) the moves "
+                 "are proven safe from the cards in sight alone.")
 def _auto(session: Session, args: list[str]) -> Reply:
-    no_args(args, "auto")
+    words = [a.lower() for a in args]
+    if words not in ([], ["on"], ["off"]):
+        raise CommandError("usage: auto [on|off] ('auto' makes the safe moves now, 'auto on' after "
+                           "each move, 'auto off' no longer)")
+    if words == ["off"]:
+        session.auto = False
+        return Reply().say("auto is off: 'auto' makes the safe moves when asked")
     _need_player(session)
+    if words == ["on"]:
+        session.auto = True
+        return Reply().say("auto is on: after each move, the moves proven safe play themselves "
+                           "('undo' takes them back with the move)")
     from .solver import safe_moves
 
+    setting = ("auto is on: the safe moves play themselves after each move" if session.auto
+               else "auto is off: 'auto on' plays the safe moves after each move")
     moves = safe_moves(session.game, session.state)
     if not moves:
-        return Reply().say("no move is provably safe here")
-    for move in moves:
-        session.play(move, turn_up=False)
-    words = f"auto: {' '.join(str(m) for m in moves)}"
+        return Reply().say("no move is provably safe here").say(setting, "dim")
+    start = session.state
+    session.play(moves[0], turn_up=False)  # one step: the line holds its own turned cards
+    session.play_on(moves[1:])
+    return after_move(session, _made(session, start, moves).say(setting, "dim"))
+
+
+def _made(session: Session, start: Position, moves: Sequence[Move]) -> Reply:
+    """The safe moves made, as the player types them (a card the game turns up by itself is not
+    shown): on one line when they fit, else a line of moves as 'solve' shows them."""
+    shown = tuple(m for m in moves if session.counts(m)) or tuple(moves)
+    words = f"auto: {' '.join(str(m) for m in shown)}"
     if len(words) < session.width:
-        return after_move(session, Reply().say(words))
-    reply = Reply().say(f"auto: {plural(len(moves), 'move')}:")
-    for text in move_lines(session.states[-1 - len(moves)], moves, session.width):
+        return Reply().say(words)
+    reply = Reply().say(f"auto: {plural(len(shown), 'move')}:")
+    for text in move_lines(start, shown, session.width):
         reply.say(text)
-    return after_move(session, reply)
+    return reply
 
 
+def _auto_after(session: Session) -> Reply:
+    """After a move of the player's, with 'auto on': the moves proven safe, made as part of it."""
+    players = session.game.players
+    if (not session.auto or session.outcome() is not Outcome.IN_PLAY
+            or not ("solver" in players or "blind" in players)):
+        return Reply()
+    from .solver import safe_moves
+
+    start = session.state
+    moves = safe_moves(session.game, start, budget=AUTO_SECONDS, nodes=AUTO_NODES)
+    if not moves:
+        return Reply()
+    session.play_on(moves)
+    return _made(session, start, moves)
+
+
+FOLLOW_UPS.append(_auto_after)
 
 
 # --- review ----------------------------------------------------------------------------------

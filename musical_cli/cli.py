@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from . import __version__, i18n
 from .deals import DealNumber, DealNumberError, parse_deal_range, random_deal_number
-from .game import Game, NotAvailable, Outcome, RuleOption, RulesError
-from .games import DEFAULT_GAME, GAMES, game_named
+from .game import Game, NotAvailable, Outcome, RulesError
+from .games import DEFAULT_GAME, GAMES, game_named, rule_flags
 
 if TYPE_CHECKING:  # the record is opened only by the shell, once its prompt shows (SQLite is slow to start)
     from .record import Recorder
@@ -99,15 +99,6 @@ def _game_name(text: str) -> str:
     except KeyError:
         known = ", ".join(repr(n) for n in sorted(GAMES))
         raise argparse.ArgumentTypeError(f"no game {text!r} (choose from {known})") from None
-
-
-def rule_flags() -> dict[str, list[tuple[Game, RuleOption]]]:
-    """Every rule option's flag, with the games (in registry order) that declare it."""
-    flags: dict[str, list[tuple[Game, RuleOption]]] = {}
-    for game in GAMES.values():
-        for option in game.options:
-            flags.setdefault(option.option_flag, []).append((game, option))
-    return flags
 
 
 def _dest(flag: str) -> str:

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
+from typing import Any, TypeVar
 
 from . import __version__
 
 CONNECT_TIMEOUT = "10s"
+ClientT = TypeVar("ClientT")  # Dask's Client, which this module imports only when it is used
 
 
 class ClusterError(Exception):
@@ -31,12 +33,12 @@ def _worker_version() -> str:
     return version
 
 
-def _connect(client_class, address: str):
+def _connect(client_class: Callable[..., ClientT], address: str) -> ClientT:
     """A client of the scheduler at ``address``. Dask's own timeout covers a port where nothing
     listens, but not one where something else answers (the scheduler's dashboard port, 8787,
     for one): there the handshake waits for ever. So the client is made in a thread of its own,
     given the same time, and left behind if it has not connected by then."""
-    box: dict = {}
+    box: dict[str, Any] = {}
 
     def connect() -> None:
         try:
@@ -48,7 +50,8 @@ def _connect(client_class, address: str):
     thread.start()
     thread.join(_seconds(CONNECT_TIMEOUT) + 2)
     if "client" in box:
-        return box["client"]
+        client: ClientT = box["client"]
+        return client
     if thread.is_alive():
         raise ClusterError(f"no answer from a Dask scheduler at {address} within {CONNECT_TIMEOUT}: "
                            "is that the scheduler's address (tcp://HOST:8786 by default)?")

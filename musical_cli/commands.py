@@ -119,6 +119,7 @@ class Session:
         self.listener: Listener | None = None
         self.coach = False  # the live coach is shown ('coach on', --coach)
         self.solver_won: Hand | None = None  # the hand 'solve play' won, for the words of the win
+        self.auto = False  # the safe moves play themselves after each move ('auto on')
         self.memory = Memory()
         self.hand = Hand.begin(game, deal, game.default_rules() if rules is None else rules,
                                turns_up=interactive)
@@ -266,6 +267,15 @@ class Session:
         self.notify("move")
         return move
 
+    def play_on(self, moves: Iterable[Move]) -> None:
+        """Make ``moves`` (as made, holding their own turned cards) part of the last step, so
+        that one 'undo' takes them back with the move that led to them (:meth:`Hand.play_on`)."""
+        before = self.hand
+        self.hand = before.play_on(moves)
+        if self.hand is not before:
+            self.memory.moved()
+            self.notify("move")
+
     def undo(self, n: int = 1) -> int:
         """Take back ``n`` steps (or as many as there are); how many of the player's moves
         (:meth:`counts`) that took back."""
@@ -301,6 +311,8 @@ class Session:
 
 Handler = Callable[[Session, list[str]], Reply]
 Arguments = tuple[str, ...] | Callable[[Session], list[str]] | str
+# What completes a command's next word, given the words typed after its name before that one.
+Completes = Callable[[Session, list[str]], list[str]]
 
 
 @dataclass(frozen=True)
@@ -316,6 +328,9 @@ class Command:
     # The move a move command makes ("d", "w", "redeal"): it exists only where the game in hand
     # has that move (Game.move_words), and help lists it with the moves.
     plays: str = ""
+    # Where what completes depends on the words before ('new --game NAME'): used instead of
+    # ``arguments`` when given.
+    completes: Completes | None = None
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -327,9 +342,10 @@ _BY_NAME: dict[str, Command] = {}
 
 
 def command(name: str, usage: str, summary: str, aliases: tuple[str, ...] = (), details: str = "",
-            arguments: Arguments = (), plays: str = "") -> Callable[[Handler], Handler]:
+            arguments: Arguments = (), plays: str = "", completes: Completes | None = None
+            ) -> Callable[[Handler], Handler]:
     def register(handler: Handler) -> Handler:
-        cmd = Command(name, usage, summary, handler, aliases, details, arguments, plays)
+        cmd = Command(name, usage, summary, handler, aliases, details, arguments, plays, completes)
         REGISTRY[name] = cmd
         for n in cmd.names:
             _BY_NAME[n] = cmd
@@ -447,9 +463,22 @@ def announce_outcome(session: Session) -> Reply:
     return after_move(session, Reply())
 
 
+# What follows a move the player makes, before the verdict: a feature registers it here ('auto
+# on' plays the moves proven safe, in musical_cli.advice_commands); each says what it did.
+FOLLOW_UPS: list[Callable[[Session], Reply]] = []
+
+
+def followed(session: Session) -> Reply:
+    """What follows the player's move (:data:`FOLLOW_UPS`), said."""
+    reply = Reply()
+    for follow in FOLLOW_UPS:
+        reply.extend(follow(session))
+    return reply
+
+
 def play_text(session: Session, text: str) -> Reply:
     session.play(parse_move(text))
-    return after_move(session, Reply())
+    return after_move(session, followed(session))
 
 
 def applies(cmd: Command, session: Session) -> bool:
@@ -545,7 +574,7 @@ def execute_one(session: Session, text: str) -> Reply:
             raise CommandError(f"{e.text.strip()!r}: {e.why} (moves in {session.title}: {usages})") from None
         raise CommandError(f"unknown command {text!r}; type 'help' for the list") from None
     session.play(move)
-    return after_move(session, Reply())
+    return after_move(session, followed(session))
 
 
 def execute(session: Session, text: str) -> Reply:

@@ -12,8 +12,9 @@ import re
 import secrets
 from dataclasses import dataclass
 
-from pysol_cards.cards import ms_rearrange
-from pysol_cards.random import LCRandom31, MTRandom
+# pysol_cards ships no type information (no py.typed): mypy takes these as untyped.
+from pysol_cards.cards import ms_rearrange  # type: ignore[import-untyped]
+from pysol_cards.random import LCRandom31, MTRandom  # type: ignore[import-untyped]
 
 from .cards import Card, new_deck
 

@@ -9,6 +9,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from . import PROGRAM
+
 try:
     import pwd
 except ImportError:  # not on Windows
@@ -61,11 +63,11 @@ def _xdg(variable: str, default: str) -> Path:
     # The XDG spec says an empty or relative value is invalid and must be ignored.
     value = os.environ.get(variable, "")
     if value and os.path.isabs(value):
-        return Path(value) / "musical"
+        return Path(value) / PROGRAM
     base = home()
     if base is None:
         raise NoHomeError(f"there is no home directory (neither HOME nor {variable} is set)")
-    return base / default / "musical"
+    return base / default / PROGRAM
 
 
 def state_dir() -> Path:
@@ -97,7 +99,7 @@ def remove_stale_temporaries(directory: Path, name: str | None = None, now: floa
     names removed. Best effort: a file that cannot be removed stays."""
     now = time.time() if now is None else now
     legacy = re.compile(re.escape(f".{name}.") + r"[a-z0-9_]{8}\.tmp") if name else None
-    removed = []
+    removed: list[str] = []
     try:
         names = os.listdir(directory)
     except OSError:

@@ -3,23 +3,22 @@
 A game is one package under :mod:`musical_cli.games` with one :class:`Game` object. The object
 carries its names, its rule options and its notation as class data, and answers every question
 the shared layers ask: it lays out a deal, lists the legal moves, applies a move (returning a new
-state or raising :class:`IllegalMove`) and tells the outcome; through hooks that its package
-fills in (imported only when asked, so that the engine stays light), it draws its layout, gives
-its opening as a record, and solves, hints and plays. Notation, transcripts, the solver front,
-rendering, the shell and the command line talk to this protocol, never to a game's insides, and
-never branch on a game's name.
+state or raising :class:`IllegalMove`) and tells the outcome; through methods its class
+overrides, which import the package's other modules only when asked (so that the engine stays
+light), it draws its layout, gives its opening as a record, and solves, hints and plays.
+Notation, transcripts, the solver front, rendering, the shell and the command line talk to this
+protocol, never to a game's insides, and never branch on a game's name.
 """
 
 from __future__ import annotations
 
 import enum
-import importlib
 import re
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, Generic, NoReturn, Protocol, TypeAlias, TypeVar
 
 from .cards import Card
 from .deals import DealNumber, shuffled_deck
@@ -72,11 +71,12 @@ class Foundations:
 
     __slots__ = ()
     SEQUENCES: ClassVar[tuple[tuple[int, ...], ...]] = ()
+    foundations: tuple[tuple[Card, ...], ...]  # the state class's field
 
     def needs(self, i: int) -> int | None:
         """The rank foundation i (1-based) takes next, or None when it is complete."""
         sequence = self.SEQUENCES[i - 1]
-        height = len(self.foundations[i - 1])  # type: ignore[attr-defined]
+        height = len(self.foundations[i - 1])
         return None if height >= len(sequence) else sequence[height]
 
     def wanting(self, rank: int) -> tuple[int, ...]:
@@ -86,7 +86,7 @@ class Foundations:
     @property
     def complete(self) -> bool:
         """Every foundation is built to its end."""
-        return all(len(f) == len(seq) for f, seq in zip(self.foundations, self.SEQUENCES, strict=True))  # type: ignore[attr-defined]
+        return all(len(f) == len(seq) for f, seq in zip(self.foundations, self.SEQUENCES, strict=True))
 
 
 class RulesError(ValueError):
@@ -143,8 +143,42 @@ class RuleOption:
         return self.field or self.name.replace("-", "_")
 
 
-class Game(ABC):
-    """One game of the family. Every method is pure: states and moves are values."""
+class State(Protocol):
+    """What the shared layers need of a game's position: the rules it is played under (a
+    transcript's header, the variant's title) and whether every foundation is built (the
+    default :meth:`Game.outcome`). Everything else about it is the game's own."""
+
+    @property
+    def rules(self) -> Hashable: ...
+
+    @property
+    def complete(self) -> bool: ...
+
+
+# A game's own position and rules types: each Game subclass names its own
+# (``class Musical(Game[MusicalState, MusicalRules])``), so that its methods take and return its
+# own values; the registry holds games of every kind (:data:`AnyGame`).
+StateT = TypeVar("StateT", bound=State)
+RulesT = TypeVar("RulesT", bound=Hashable)
+
+
+def _example(usage: str) -> str:
+    """A move of a notation's usage: each upper-case letter ("pN fM") stands for a number, and
+    takes the next of 2, 3, 4... ("p2 f3")."""
+    numbers = iter("23456789")
+    return re.sub(r"[A-Z]", lambda _: next(numbers), usage)
+
+
+Progress = Callable[[int, float], None]  # (search nodes, seconds) now and then
+
+
+class Game(ABC, Generic[StateT, RulesT]):
+    """One game of the family. Every method is pure: states and moves are values.
+
+    What a game's package adds (its view, its solver, its blind player) comes through methods
+    the game's class overrides, each importing its module when first called, so that the engine
+    stays light; the methods here say what each one is, and raise :class:`NotAvailable` (or
+    answer that there is nothing) for a game that lacks it."""
 
     name: str  # the word used on the command line and in transcripts: "musical"
     title: str  # for people: "Musical"
@@ -153,7 +187,7 @@ class Game(ABC):
     # The rule options, as data; ``rules_type`` is the frozen dataclass that holds their values
     # (one attribute per option) and checks them.
     options: ClassVar[tuple[RuleOption, ...]] = ()
-    rules_type: ClassVar[type] = type(None)
+    rules_type: type[RulesT]
     # The moves, for help: (the notation, what it does), in the game's own words.
     notation: ClassVar[tuple[tuple[str, str], ...]] = ()
     # Who can play a deal for ``stats``: "solver" (sees the stock), "blind" (sees what a player
@@ -169,15 +203,17 @@ class Game(ABC):
     # Whether hints must come from a player who cannot see the stock below its top card. In
     # Musical the whole stock has been seen after the first pass; in Calculation it never is.
     hint_is_blind: bool = False
+    # The game's package, where its rules for people are (rules.txt).
+    package: ClassVar[str] = ""
 
     # --- rules -----------------------------------------------------------------------------
-    def default_rules(self) -> Any:
+    def default_rules(self) -> RulesT:
         return self.rules_type()
 
     def option(self, name: str) -> RuleOption | None:
         return next((o for o in self.options if o.name == name), None)
 
-    def rules_from_options(self, options: Mapping[str, str]) -> Any:
+    def rules_from_options(self, options: Mapping[str, str]) -> RulesT:
         """Rules from their text options (a transcript's header); unknown names are an error."""
         unknown = sorted(name for name in options if self.option(name) is None)
         if unknown:
@@ -186,31 +222,26 @@ class Game(ABC):
         values = {o.attribute: o.parse(options[o.name]) for o in self.options if o.name in options}
         return self.rules_type(**values)
 
-    def rules_options(self, rules: Any) -> dict[str, str]:
+    def rules_options(self, rules: RulesT) -> dict[str, str]:
         """Every rule option as text, the inverse of :meth:`rules_from_options`."""
         return {o.name: o.format(getattr(rules, o.attribute)) for o in self.options}
 
-    def variant_title(self, rules: Any = None) -> str:
+    def variant_title(self, rules: RulesT | None = None) -> str:
         """The name players know the game by under ``rules``: "Indian Carpet", "Persian Rug",
         "Calculation with 3 piles", "Musical with 1 redeal"; the title under the default rules.
         The shell's title and status line, ``record`` and the record's transcripts use it, as
-        may any table of games. The game's view names its variants (``view.variant_title``)."""
-        if rules is None:
-            return self.title
-        try:
-            name = self._part("view", "variant_title", "")
-        except NotAvailable:
-            return self.title
-        return name(self, rules)
+        may any table of games. A game whose variants have names of their own says them (its
+        view's ``variant_title``); this one says the title."""
+        return self.title
 
     # --- notation --------------------------------------------------------------------------
-    def notation_for(self, rules: Any = None) -> tuple[tuple[str, str], ...]:
+    def notation_for(self, rules: RulesT | None = None) -> tuple[tuple[str, str], ...]:
         """The moves under ``rules`` (help, completion and which move commands the shell
         offers): all of ``notation`` unless the game's variants lack some (Persian Rug has no
         stock: no ``d``, no ``w fN``)."""
         return self.notation
 
-    def move_words(self, rules: Any = None) -> frozenset[str]:
+    def move_words(self, rules: RulesT | None = None) -> frozenset[str]:
         """The words the moves begin with under ``rules``: each usage's leading lower-case
         letters ("d", "redeal", "w", "q" for "qRC fN"). A command word that is also one of
         these, followed by more, is read as a move (``q 7`` in Crazy Quilt is a quilt move,
@@ -218,22 +249,28 @@ class Game(ABC):
         words = (re.match(r"[a-z]+", usage) for usage, _ in self.notation_for(rules))
         return frozenset(m.group() for m in words if m)
 
+    def move_examples(self, rules: RulesT | None = None) -> tuple[str, ...]:
+        """Moves as they are written under ``rules``, for the errors that say what a move looks
+        like: each usage of :meth:`notation_for` with numbers for its letters ("pN fM" gives
+        "p2 f3"). Each is a move's canonical text."""
+        return tuple(_example(usage) for usage, _ in self.notation_for(rules))
+
     # --- play ------------------------------------------------------------------------------
     @abstractmethod
-    def layout(self, deck: Sequence[Card], rules: Any) -> Any:
+    def layout(self, deck: Sequence[Card], rules: RulesT) -> StateT:
         """The opening state from a shuffled deck (last element on top of the stock)."""
 
-    def opening(self, deal: DealNumber, rules: Any = None) -> Any:
+    def opening(self, deal: DealNumber, rules: RulesT | None = None) -> StateT:
         return self.layout(shuffled_deck(deal, self.decks), self.default_rules() if rules is None else rules)
 
     @abstractmethod
-    def legal_moves(self, state: Any) -> tuple[Move, ...]: ...
+    def legal_moves(self, state: StateT) -> tuple[Move, ...]: ...
 
     @abstractmethod
-    def apply(self, state: Any, move: Move) -> Any:
+    def apply(self, state: StateT, move: Move) -> StateT:
         """The state after ``move``; ``state`` is untouched. Raises :class:`IllegalMove`."""
 
-    def outcome(self, state: Any) -> Outcome:
+    def outcome(self, state: StateT) -> Outcome:
         """Won when every foundation is complete; lost when no move is left."""
         if state.complete:
             return Outcome.WON
@@ -241,44 +278,25 @@ class Game(ABC):
             return Outcome.LOST
         return Outcome.IN_PLAY
 
-    def _refuse(self, state: Any, move: Move, reason: str, *cards: Card):
+    def _refuse(self, state: StateT, move: Move, reason: str, *cards: Card) -> NoReturn:
         """Raise IllegalMove for ``move`` in ``state``, listing the legal moves."""
         raise IllegalMove(move, reason, self.legal_moves(state), cards)
 
     @abstractmethod
-    def cards_to_build(self, state: Any) -> int:
+    def cards_to_build(self, state: StateT) -> int:
         """How many cards are not yet on the foundations."""
 
-    def play(self, state: Any, moves: Iterable[Move]) -> Any:
+    def play(self, state: StateT, moves: Iterable[Move]) -> StateT:
         for move in moves:
             state = self.apply(state, move)
         return state
 
-    def resolve(self, state: Any, move: Move) -> Move:
+    def resolve(self, state: StateT, move: Move) -> Move:
         """Complete a short form the game accepts (``w`` alone) against a position; a move that
         needs nothing is returned as it is. :func:`musical_cli.notation.resolve` calls it."""
         return move
 
     # --- what its package adds: text, view, players --------------------------------------------
-    # The game's package: its parts are found there by name, imported only when asked (so that
-    # the engine stays light and a game without a solver simply has no solver module):
-    # rules.txt; view.draw and view.opening_record; solver.search, solver.sure_move and
-    # solver.greedy_wins; blind.blind_hint, blind.blind_safe_moves, blind.blind_estimate,
-    # blind.blind_play and blind.witness.
-    package: ClassVar[str] = ""
-
-    def _part(self, module: str, name: str, missing: str) -> Callable[..., Any]:
-        found = None
-        if self.package:
-            try:
-                found = getattr(importlib.import_module(f"{self.package}.{module}"), name, None)
-            except ModuleNotFoundError as e:
-                if e.name != f"{self.package}.{module}":
-                    raise  # a module that is there but fails to import is a bug, not an absence
-        if found is None:
-            raise NotAvailable(missing)
-        return found
-
     @property
     def rules_text(self) -> str:
         """The rules for people, the same text as the game's subsection of musical-games(7), GAMES."""
@@ -288,108 +306,111 @@ class Game(ABC):
 
         return resources.files(self.package).joinpath("rules.txt").read_text(encoding="utf-8")
 
-    def draw(self, state: Any, ascii: bool = False) -> list[tuple[str, str]]:
+    def draw(self, state: StateT, ascii: bool = False) -> list[tuple[str, str]]:
         """The layout as styled fragments (see :mod:`musical_cli.render`), below the status line."""
-        return self._part("view", "draw", f"{self.title} cannot be drawn")(state, ascii)
+        raise NotAvailable(f"{self.title} cannot be drawn")
 
-    def opening_record(self, deal: DealNumber, state: Any) -> dict[str, Any]:
+    def opening_record(self, deal: DealNumber, state: StateT) -> dict[str, Any]:
         """The opening as plain data (``musical deal --json``): "game", "seed", then the
         layout's parts, cards as ASCII codes; a stock top first."""
-        return self._part("view", "opening_record", f"{self.title} has no opening record")(self, deal, state)
+        raise NotAvailable(f"{self.title} has no opening record")
 
-    def search(self, state: Any, budget: float | None,
-               progress: Callable[[int, float], None] | None,
+    def search(self, state: StateT, budget: float | None, progress: Progress | None,
                nodes: int | None = None) -> tuple[str, tuple[Move, ...], int]:
         """Decide ``state``: ("won", the line, nodes), ("lost", (), nodes) or ("unknown", (),
         nodes) when ``budget`` seconds or ``nodes`` search nodes (None: no limit) run out. A node
-        limit gives the same answer on every machine, however loaded; a game's search counts its
-        nodes as it likes, checking the limit at least every few hundred. :func:`musical_cli.solver.solve`
-        checks a win by replay before anyone hears of it.
+        limit gives the same answer on every machine, however loaded; a game's search
+        (:meth:`own_search`) counts its nodes as it likes, checking the limit at least every few
+        hundred. :func:`musical_cli.solver.solve` checks a win by replay before anyone hears of it.
 
         Where the search leaves ``state`` undecided, a game may offer a *witness*
-        (``blind.witness``): another player whose won game is the answer, a line like any other
+        (:meth:`witness`): another player whose won game is the answer, a line like any other
         (a lost one proves nothing, so "lost" and "unknown" are the search's alone). The game
         says when it offers one; Calculation's takes up to a few seconds of CPU past the node
         limit, and never follows a time budget."""
         start = time.perf_counter()
-        result, moves, used = self._part("solver", "search", f"{self.title} has no solver yet")(
-            state, budget, progress, nodes)
+        result, moves, used = self.own_search(state, budget, progress, nodes)
         if result == "unknown":
-            try:
-                witness = self._part("blind", "witness", "")
-            except NotAvailable:
-                return result, moves, used
             # the seconds go on from the search's, as a progress line shows them
             told = None if progress is None else (
                 lambda n, _seconds: progress(n, time.perf_counter() - start))
-            line = witness(state, budget, nodes, used, told)
+            line = self.witness(state, budget, nodes, used, told)
             if line is not None:
                 return "won", line, used
         return result, moves, used
 
-    def difficulty_bands(self) -> Mapping[Any, tuple[int, int]]:
+    def own_search(self, state: StateT, budget: float | None, progress: Progress | None,
+                   nodes: int | None = None) -> tuple[str, tuple[Move, ...], int]:
+        """The game's solver (:meth:`search` says what it answers), without the witness."""
+        raise NotAvailable(f"{self.title} has no solver yet")
+
+    def witness(self, state: StateT, budget: float | None, nodes: int | None, used: int,
+                progress: Progress | None = None) -> tuple[Move, ...] | None:
+        """A won game from ``state`` after a search with these limits left it undecided in
+        ``used`` nodes (:meth:`search`); None when the game offers no witness, or finds none."""
+        return None
+
+    def shorter_line(self, state: StateT, moves: tuple[Move, ...]) -> tuple[Move, ...] | None:
+        """A winning line from ``state`` shorter than the winning line ``moves``, by what the game
+        knows of its own moves, or None where it knows nothing to shorten.
+        :func:`musical_cli.lines.shorten` calls it and replays what it gives: a line that does not
+        win, or is not shorter, is not used."""
+        return None
+
+    def difficulty_bands(self) -> Mapping[RulesT, tuple[int, int]]:
         """The deals' difficulty bands, per rule set: rules -> (the most search nodes the win of
         an easy deal takes, of a medium one), calibrated on the solver's measure
         (:func:`musical_cli.advice.difficulty_measure`) over deals 1-10,000, or 1-1000 where
         docs/difficulty.md says so.
         They belong to the game's solver (``solver.DIFFICULTY_BANDS``): a change to its search
         changes the nodes, and so the bands. Empty where none are calibrated."""
-        try:
-            return self._part("solver", "DIFFICULTY_BANDS", "")
-        except NotAvailable:
-            return {}
+        return {}
 
-    def difficulty_lost(self) -> Mapping[Any, int]:
+    def difficulty_lost(self) -> Mapping[RulesT, int]:
         """Per rule set with bands, how many of the deals they were calibrated on the measure
-        proves lost (``solver.DIFFICULTY_LOST``): 0 where no deal is known to be lost. Empty
-        where none are calibrated."""
-        try:
-            return cast(Mapping[Any, int], self._part("solver", "DIFFICULTY_LOST", ""))
-        except NotAvailable:
-            return {}
+        proves lost (the game's ``solver.DIFFICULTY_LOST``): 0 where no deal is known to be
+        lost. Empty where none are calibrated."""
+        return {}
 
     def difficulty_nodes(self) -> int:
         """The node limit of the difficulty measure (:func:`musical_cli.advice.difficulty_measure`)
-        for this game: ``solver.DIFFICULTY_NODES``, or this module's DIFFICULTY_NODES where the solver
-        sets none. A game's own limit is sized to its search's speed, so that rating a deal the
-        solver cannot decide costs a few seconds of CPU; the bands are calibrated at it."""
-        try:
-            return self._part("solver", "DIFFICULTY_NODES", "")
-        except NotAvailable:
-            return DIFFICULTY_NODES
+        for this game: its solver's ``DIFFICULTY_NODES``, or this module's DIFFICULTY_NODES where
+        the solver sets none. A game's own limit is sized to its search's speed, so that rating a
+        deal the solver cannot decide costs a few seconds of CPU; the bands are calibrated at it."""
+        return DIFFICULTY_NODES
 
-    def sure_move(self, state: Any) -> Move | None:
+    def sure_move(self, state: StateT) -> Move | None:
         """A move that provably keeps a winnable position winnable, by a rule of the game's own
         (argued where it is written); None when the game knows none here. ``auto`` also takes
         the only legal move, and the only move the solver does not prove lost."""
-        try:
-            rule = self._part("solver", "sure_move", "")
-        except NotAvailable:
-            return None
-        return rule(self, state)
+        return None
 
-    def greedy_wins(self, state: Any) -> bool:
+    def greedy_wins(self, state: StateT) -> bool:
         """Whether the game's baseline strategy wins from ``state`` (``stats``)."""
-        return self._part("solver", "greedy_wins", f"{self.title} has no baseline strategy")(self, state)
+        raise NotAvailable(f"{self.title} has no baseline strategy")
 
-    def blind_hint(self, state: Any) -> Move | None:
+    def blind_hint(self, state: StateT) -> Move | None:
         """For a game whose hint must not read the stock (``hint_is_blind``): the next move of a
         player who sees only what the player sees; None when the game is over."""
-        return self._part("blind", "blind_hint", f"{self.title} has no blind player")(state)
+        raise NotAvailable(f"{self.title} has no blind player")
 
-    def blind_safe_moves(self, state: Any) -> tuple[Move, ...]:
+    def blind_safe_moves(self, state: StateT) -> tuple[Move, ...]:
         """``auto`` for a game whose stock stays hidden: moves safe on the visible cards alone."""
-        return self._part("blind", "blind_safe_moves", f"{self.title} has no blind player")(state)
+        raise NotAvailable(f"{self.title} has no blind player")
 
-    def blind_estimate(self, state: Any, stopped: Callable[[], bool] | None = None,
+    def blind_estimate(self, state: StateT, stopped: Callable[[], bool] | None = None,
                        partial: Callable[[int, int], None] | None = None) -> tuple[int, int]:
         """The live coach's estimate for a game whose stock stays hidden: (wins, tries) of the
         blind player, which knows only the cards seen, over orders the unseen cards may lie in;
         ``partial(wins, tries)`` on the way, and an early end (with what it has) once ``stopped()``."""
-        return self._part("blind", "blind_estimate", f"{self.title} has no blind player")(
-            state, stopped=stopped, partial=partial)
+        raise NotAvailable(f"{self.title} has no blind player")
 
-    def blind_play(self, state: Any, progress: Callable[[int, float], None] | None = None
-                   ) -> tuple[bool, tuple[Move, ...]]:
+    def blind_play(self, state: StateT, progress: Progress | None = None) -> tuple[bool, tuple[Move, ...]]:
         """The blind player's whole game from ``state``: (won, its moves)."""
-        return self._part("blind", "blind_play", f"{self.title} has no blind player")(state, progress=progress)
+        raise NotAvailable(f"{self.title} has no blind player")
+
+
+# A game of any kind, as the shared layers hold it (the registry, a record, the shell): its
+# positions and rules are its own types, which those layers hand back to it without looking
+# inside, but for what State says.
+AnyGame: TypeAlias = Game[Any, Any]

@@ -214,6 +214,20 @@ class Hand:
         undone = hand.undone[:-1] if hand.undone and hand.undone[-1] == step else ()
         return replace(hand, steps=(*hand.steps, count), undone=undone), move
 
+    def play_on(self, moves: Iterable[Move]) -> Hand:
+        """``moves`` (as made: no short forms) added to the last step, as the moves 'auto on'
+        plays after the player's: one 'undo' takes them back with the move that led to them
+        (a step of their own when there is none). The moves hold their own turned cards. The
+        moves taken back are forgotten: they followed the step as it was."""
+        hand = self
+        for move in moves:
+            hand = hand._apply(move)
+        count = len(hand.moves) - len(self.moves)
+        if not count:
+            return self
+        steps = (*hand.steps[:-1], hand.steps[-1] + count) if hand.steps else (count,)
+        return replace(hand, steps=steps, undone=())
+
     def undo(self, n: int = 1) -> tuple[Hand, int]:
         """``n`` steps taken back (or as many as there are): the new hand, and how many of the
         player's moves that took back."""

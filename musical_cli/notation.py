@@ -8,19 +8,24 @@ any spacing: ``deal``, ``w2`` / ``w 2`` / ``wf2`` (a bare number after a source 
 
 from __future__ import annotations
 
-from .game import Game, IllegalMove
+from collections.abc import Hashable, Sequence
+
+from .game import AnyGame, IllegalMove, State
 from .moves import DEAL, FOUNDATION, KIND_DIGITS, KIND_NAMES, REDEAL, WASTE, Move, Place, Transfer
 
-_WORDS = {"d": DEAL, "deal": DEAL, "redeal": REDEAL}
+_WORDS: dict[str, Move] = {"d": DEAL, "deal": DEAL, "redeal": REDEAL}
 
 
 class NotationError(ValueError):
-    """Text that is not a move in any game's notation."""
+    """Text that is not a move in any game's notation. ``examples``: moves of the game in hand
+    (:meth:`musical_cli.game.Game.move_examples`), which the message shows."""
 
-    def __init__(self, text: str, why: str = "not a move"):
+    def __init__(self, text: str, why: str = "not a move", examples: Sequence[str] = ()):
         self.text = text
         self.why = why
-        super().__init__(f"{text.strip()!r}: {why} (moves look like d, w f2, w p1, p1 f3, redeal)")
+        self.examples = tuple(examples)
+        like = f" (moves look like {', '.join(self.examples)})" if self.examples else ""
+        super().__init__(f"{text.strip()!r}: {why}{like}")
 
 
 def _place(text: str, squeezed: str, at: int) -> tuple[Place, int]:
@@ -40,11 +45,23 @@ def _place(text: str, squeezed: str, at: int) -> tuple[Place, int]:
     return Place(kind, int(number) if digits else 0), at + 1 + digits
 
 
-def parse_move(text: str) -> Move:
+def parse_move(text: str, game: AnyGame | None = None, rules: Hashable | None = None) -> Move:
     """The move a text names. ``w`` alone gives ``Transfer(W, None)``, for :func:`resolve`.
 
     A transfer is a source place then, optionally, a target place; a bare digit as the target
-    is a foundation (``w2`` is ``w f2``). Each place is a kind's letter and its digits."""
+    is a foundation (``w2`` is ``w f2``). Each place is a kind's letter and its digits.
+
+    With the game in hand (and its rules), a :class:`NotationError` shows what its moves look
+    like; without, it says only what is wrong."""
+    try:
+        return _parse_move(text)
+    except NotationError as e:
+        if game is None:
+            raise
+        raise NotationError(e.text, e.why, game.move_examples(rules)) from None
+
+
+def _parse_move(text: str) -> Move:
     squeezed = "".join(text.split()).lower()
     if not squeezed:
         raise NotationError(text, "empty")
@@ -75,7 +92,7 @@ def format_move(move: Move) -> str:
     return str(move)
 
 
-def resolve(game: Game, state, move: Move) -> Move:
+def resolve(game: AnyGame, state: State, move: Move) -> Move:
     """Complete a short form against a position: the game's own completion
     (:meth:`musical_cli.game.Game.resolve`) first; otherwise ``w`` alone becomes ``w fN`` when
     exactly one legal move plays that card to a foundation. Anything else is returned as it is."""
@@ -95,6 +112,7 @@ def resolve(game: Game, state, move: Move) -> Move:
     raise IllegalMove(move, f"more than one foundation takes it; choose {' or '.join(map(str, options))}", legal)
 
 
-def parse(game: Game, state, text: str) -> Move:
-    """Parse and complete a move in one step."""
-    return resolve(game, state, parse_move(text))
+def parse(game: AnyGame, state: State, text: str) -> Move:
+    """Parse and complete a move in one step; a :class:`NotationError` shows the game's moves
+    under the position's rules."""
+    return resolve(game, state, parse_move(text, game, state.rules))

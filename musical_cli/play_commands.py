@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import textwrap
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,9 @@ from .commands import (
     play_text,
 )
 from .deals import DealNumber, random_deal_number
+from .game import Game, RulesError
+from .games import GAMES, game_named, rule_flags
+from .hand import Rules
 from .moves import REDEAL, Move, Transfer
 from .render import plural
 from .transcript import MAX_BYTES, TranscriptError, format_transcript, read_bytes
@@ -110,47 +114,186 @@ def _show(session: Session, args: list[str]) -> Reply:
     return Reply(show=True, asked=True)
 
 
-@command("new", "new [N|--winnable|--difficulty D]", "start a new deal: deal N, or a random one",
-         details="The deal number is shown at once, so that the game can be replayed with --seed N. "
-                 "'new --winnable' deals a random deal the solver proves winnable; 'new "
-                 "--difficulty hard' (easy, medium, hard, lost) a random deal of that rating.",
-         arguments=("--winnable", "--difficulty"))
-def _new(session: Session, args: list[str]) -> Reply:
-    words = [a.lower() for a in args]
-    if "--winnable" in words and "--difficulty" in words:
+NEW_USAGE = "new [N] [--game NAME] [OPTIONS]"
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """What 'new' was asked for: the game and rules, and a deal number or how to choose one."""
+
+    game: Game
+    rules: Rules
+    deal: DealNumber | None = None  # None: a random deal (or one --winnable, --difficulty choose)
+    winnable: bool = False
+    difficulty: str | None = None
+    other: bool = False  # another game or rules than those in hand: the answer names them
+
+
+def _games_text() -> str:
+    return ", ".join(GAMES)
+
+
+def _flags_text(game: Game) -> str:
+    return ", ".join(o.option_flag + ("" if o.metavar is None else f" {o.metavar}") for o in game.options) \
+        or "none"
+
+
+def _named_game(words: list[str]) -> Game | None:
+    """The game that --game names among ``words``, if it names one."""
+    lowered = [w.lower() for w in words]
+    if "--game" not in lowered[:-1]:
+        return None
+    try:
+        return game_named(lowered[lowered.index("--game") + 1])
+    except KeyError:
+        return None
+
+
+def parse_new(session: Session, args: list[str]) -> NewGame:
+    """The words after 'new': a deal number, --game NAME, the rule options of that game (of the
+    game in hand without --game), --winnable or --difficulty D, in any order. With --game the
+    rules are the game's defaults changed by the options given; without, the rules in hand."""
+    flags = rule_flags()
+    words: list[str] = []
+    for word in args:  # --game=quilt is --game quilt
+        flag, eq, value = word.partition("=")
+        words += [flag, value] if eq and flag.startswith("--") else [word]
+    if {"--winnable", "--difficulty"} <= {w.lower() for w in words}:
         raise CommandError("new --winnable or new --difficulty D, not both: a deal of any rating but "
                            "'lost' is winnable")
-    if len(args) == 2 and args[0].lower() == "--difficulty":
+    name: str | None = None
+    given: dict[str, str] = {}  # rule flag -> its value as text
+    deal_text: str | None = None
+    winnable = False
+    difficulty: str | None = None
+    seen: set[str] = set()
+    i = 0
+    while i < len(words):
+        word, flag = words[i], words[i].lower()
+        i += 1
+        if not flag.startswith("--"):
+            if deal_text is not None:
+                raise CommandError(f"one deal number at most: {deal_text} or {word}? (usage: {NEW_USAGE})")
+            deal_text = word
+            continue
+        if flag in seen:
+            raise CommandError(f"{flag} is given twice; give it once")
+        seen.add(flag)
+        switch = flag == "--winnable" or (flag in flags and flags[flag][0][1].metavar is None)
+        if flag not in ("--game", "--difficulty", "--winnable") and flag not in flags:
+            named = _named_game(words) or session.game
+            raise CommandError(f"'new' has no option {word!r}; it takes a deal number, --game NAME ({_games_text()}), "
+                               f"--winnable, --difficulty D, and the game's rule options "
+                               f"({named.title}: {_flags_text(named)})")
+        value = ""
+        if not switch:
+            if i >= len(words) or words[i].startswith("--"):
+                wanted = {"--game": f"a game's name ({_games_text()})",
+                          "--difficulty": "easy, medium, hard or lost"}.get(flag, "a value")
+                metavar = {"--game": "NAME", "--difficulty": "D"}.get(flag) or flags[flag][0][1].metavar
+                raise CommandError(f"{flag} needs {wanted}: {flag} {metavar}")
+            value = words[i]
+            i += 1
+        if flag == "--game":
+            name = value
+        elif flag == "--winnable":
+            winnable = True
+        elif flag == "--difficulty":
+            difficulty = value.lower()
+        else:
+            given[flag] = value if not switch else str(flags[flag][0][1].const)
+    if deal_text is not None and (winnable or difficulty is not None):
+        how = "--winnable" if winnable else "--difficulty"
+        raise CommandError(f"new {deal_text} deals deal {deal_text}; {how} chooses a random deal: give one or the other")
+    game = session.game
+    if name is not None:
+        try:
+            game = game_named(name)
+        except KeyError:
+            raise CommandError(f"no game {name!r}; the games are {_games_text()} ('new --game crazy-quilt')") from None
+    options = game.rules_options(game.default_rules() if name is not None else session.rules)
+    for flag, value in given.items():
+        option = next((o for g, o in flags[flag] if g is game), None)
+        if option is None:
+            owners = " and ".join(g.name for g, _ in flags[flag])
+            raise CommandError(f"{flag} is a rule option of {owners}, not of {game.title} ('new --game "
+                               f"{flags[flag][0][0].name} {flag}' changes game); {game.title}'s are: "
+                               f"{_flags_text(game)}")
+        options[option.name] = value
+    try:
+        rules = game.rules_from_options(options)
+    except RulesError as e:
+        raise CommandError(str(e)) from None
+    deal = DealNumber.parse(deal_text) if deal_text is not None else None
+    other = game is not session.game or rules != session.rules
+    return NewGame(game, rules, deal, winnable, difficulty, other)
+
+
+def _new_completes(session: Session, words: list[str]) -> list[str]:
+    """What completes the next word of 'new': a game's name after --game, a rating after
+    --difficulty, nothing after another option that takes a value; else the options not yet
+    given (the rule options of the game named, or of the game in hand)."""
+    flags = rule_flags()
+    lowered = [w.lower() for w in words]
+    last = lowered[-1] if lowered else ""
+    if last == "--game":
+        return list(GAMES)
+    if last == "--difficulty":
+        from .advice import RATINGS
+
+        return list(RATINGS[:4])  # those a deal can be dealt by ("unknown" is none)
+    if last in flags and flags[last][0][1].metavar is not None:
+        return []
+    game = _named_game(words) or session.game
+    offered = [] if "--game" in lowered else ["--game"]
+    if "--winnable" not in lowered and "--difficulty" not in lowered:
+        offered += ["--winnable", "--difficulty"]
+    return offered + [o.option_flag for o in game.options if o.option_flag not in lowered]
+
+
+@command("new", NEW_USAGE, "start a new deal: deal N or a random one, of this game or another",
+         details="The deal number is shown at once, so that the game can be replayed with --seed N. "
+                 "'new --game NAME' deals a game of NAME (musical, calculation, crazy-quilt) under "
+                 "its default rules, changed by the rule options given ('new --game crazy-quilt "
+                 "--reserves', 'new --game calculation --piles 3 7'); rule options without --game "
+                 "change the rules in hand ('new --redeals 1'). 'new --winnable' deals a random "
+                 "deal the solver proves winnable; 'new --difficulty hard' (easy, medium, hard, "
+                 "lost) a random deal of that rating. Tab completes the options.",
+         arguments=("--game", "--winnable", "--difficulty"), completes=_new_completes)
+def _new(session: Session, args: list[str]) -> Reply:
+    ask = parse_new(session, args)
+    game, rules = ask.game, ask.rules
+    named = f"{game.variant_title(rules)}, " if ask.other else ""
+    of = f" of {game.variant_title(rules)}" if ask.other else ""
+    if ask.difficulty is not None:
         from . import advice
 
-        wanted = args[1].lower()
-        why = advice.no_rated_deal(session.game, session.rules, wanted)
+        wanted = ask.difficulty
+        why = advice.no_rated_deal(game, rules, wanted)
         if why:
             raise CommandError(why)
         # asked before the search: a game in play is ended only with the player's word
-        confirm_abandon(session, f"a new {wanted} deal")
-        deal = advice.deal_rated(session.game, session.rules, wanted, random_deal_number)
+        confirm_abandon(session, f"a new {wanted} deal{of}")
+        deal = advice.deal_rated(game, rules, wanted, random_deal_number)
         if deal is None:
-            raise CommandError(advice.no_deal_rated(session.game, session.rules, wanted))
-        session.start(session.game, deal, session.rules)
+            raise CommandError(advice.no_deal_rated(game, rules, wanted))
+        session.start(game, deal, rules)
         session.mark(difficulty=wanted, chosen=wanted)
-        return Reply(show=True).say(f"deal {deal} (rated {wanted})")
-    if len(args) > 1:
-        raise CommandError("usage: new [N|--winnable|--difficulty D]")
-    if args and args[0].lower() == "--winnable":
+        return Reply(show=True).say(f"{named}deal {deal} (rated {wanted})")
+    if ask.winnable:
         from . import advice
 
-        confirm_abandon(session, "a new winnable deal")
-        deal = advice.winnable_deal(session.game, session.rules, random_deal_number)
+        confirm_abandon(session, f"a new winnable deal{of}")
+        deal = advice.winnable_deal(game, rules, random_deal_number)
         if deal is None:
-            raise CommandError(advice.no_winnable_deal(session.game, session.rules))
-        session.start(session.game, deal, session.rules)
+            raise CommandError(advice.no_winnable_deal(game, rules))
+        session.start(game, deal, rules)
         session.mark(chosen="winnable")
-        return Reply(show=True).say(f"deal {deal} (dealt winnable: the solver proved it)")
-    deal = DealNumber.parse(args[0]) if args else random_deal_number()
-    confirm_abandon(session, f"a new deal ({deal})")
-    session.start(session.game, deal, session.rules)
-    return Reply(show=True).say(f"deal {deal}")
+        return Reply(show=True).say(f"{named}deal {deal} (dealt winnable: the solver proved it)")
+    deal = ask.deal if ask.deal is not None else random_deal_number()
+    confirm_abandon(session, f"a new deal{of} ({deal})")
+    session.start(game, deal, rules)
+    return Reply(show=True).say(f"{named}deal {deal}")
 
 
 @command("restart", "restart", "start this deal again from the beginning")

@@ -51,6 +51,30 @@ HISTORY_LIMIT = 10  # games the shell's 'history' lists by default
 RESULT_OF = {Outcome.IN_PLAY: "in play", Outcome.WON: "won", Outcome.LOST: "lost"}
 
 
+class ActiveTime:
+    """A game's active time, as the record counts it: each pause between two changes counts up
+    to IDLE_CAP. The record writes what each change adds; the shell's toolbar shows it going."""
+
+    def __init__(self, seconds: float = 0.0):
+        self.seconds = seconds  # counted up to the last change
+        self.last = time.monotonic()
+
+    def change(self) -> float:
+        """A change now: what the pause since the last one adds (it is added)."""
+        now = time.monotonic()
+        added, self.last = min(now - self.last, IDLE_CAP), now
+        self.seconds += added
+        return added
+
+    def now(self) -> float:
+        """The active time now: the pause going on counts too, up to IDLE_CAP."""
+        return self.seconds + min(time.monotonic() - self.last, IDLE_CAP)
+
+    def text(self, going: bool = True) -> str:
+        """``4:05``; the pause going on left out unless ``going`` (a game over stops the clock)."""
+        return duration(self.now() if going else self.seconds)
+
+
 def recording_refused(no_record: bool = False) -> str | None:
     """Why the shell must not record (--no-record, MUSICAL_NO_RECORD), or None."""
     if no_record:
@@ -134,7 +158,7 @@ class Recorder:
         self.verdict: str | None = None
         self.undos = self.hints = 0  # not yet written
         self.started = time.time()
-        self.clock = time.monotonic()
+        self.active = ActiveTime()  # the game in hand's active time
         self._binding: tuple[GameRow, list[tuple[str, int]]] | None = None
         self._texts: dict[Any, str] = {}
         # (game name, rules, deal) -> its rating, as the shell's Rater finds them
@@ -199,7 +223,11 @@ class Recorder:
         return bool(hand.steps or hand.undone)
 
     def event(self, event: str) -> None:
-        if self.store is None:
+        if self.store is None:  # nothing is written; the clock goes on
+            if event == "start":
+                self.active = ActiveTime()
+            else:
+                self.active.change()
             return
         if event == "start":
             self._finish()
@@ -222,7 +250,7 @@ class Recorder:
 
     def _begin(self) -> None:
         binding, self._binding = self._binding, None
-        self.clock = time.monotonic()
+        self.active = ActiveTime(binding[0].seconds if binding is not None else 0.0)
         self.undos = self.hints = 0
         s = self._session().hand
         self.key = (s.game.name, s.rules, s.deal)  # the deal in hand, for its rating
@@ -287,8 +315,7 @@ class Recorder:
         if self.game_id is None and not self._played():
             return
         line = self.line()
-        now = time.monotonic()
-        seconds, self.clock = min(now - self.clock, IDLE_CAP), now
+        seconds = self.active.change()
         result = RESULT_OF[s.outcome()]
         verdict = self._verdict(result)
         try:

@@ -27,6 +27,7 @@ from prompt_toolkit.styles import Style
 
 from . import files, live
 from .commands import commands_for
+from .game import Outcome
 from .language import Session, error_text, execute, lookup, move_sources, move_targets, said_before
 from .render import STYLE, Fragments, fit, line, plural, search_progress, separator, status_parts, wrap
 from .render import plain as plain_text
@@ -72,7 +73,11 @@ class ShellCompleter(Completer):
             sub = Document(prefix, len(prefix))
             yield from self.paths.get_completions(sub, event)
             return
-        options = found.arguments(self.session) if callable(found.arguments) else found.arguments
+        options: Iterable[str]
+        if found.completes is not None:  # what completes depends on the words before ('new --game')
+            options = found.completes(self.session, words[1:len(words) - (1 if prefix else 0)])
+        else:
+            options = found.arguments(self.session) if callable(found.arguments) else found.arguments
         for option in options:
             if option.startswith(prefix.lower()):
                 yield Completion(option, -len(prefix))
@@ -114,6 +119,7 @@ def _history() -> tuple[History, str | None]:
         return InMemoryHistory(), f"The history is kept for this session only: {why}."
 
 
+CLOCK_TICK = 1.0  # seconds between two drawings of the toolbar, whose clock shows seconds
 PLAIN_COACH_WAIT = 0.5  # seconds a dumb terminal's prompt waits for the coach's verdict
 
 
@@ -149,6 +155,7 @@ class Shell:
                 completer=ShellCompleter(session),
                 complete_while_typing=False,
                 bottom_toolbar=self.toolbar,
+                refresh_interval=CLOCK_TICK,  # the clock in the toolbar ticks
                 history=history,
                 style=PROMPT_STYLE,
                 input=input if isinstance(input, Input) else None,
@@ -201,14 +208,34 @@ class Shell:
             recorder.rated(key, rating)
 
     def toolbar(self) -> FormattedText:
-        """The status line and a pointer to help, shortened from its end to fit the terminal
-        (a toolbar that wraps pushes the prompt up and cuts itself)."""
+        """The status line, a pointer to help and the game's active time, shortened from its
+        end to fit the terminal (a toolbar that wraps pushes the prompt up and cuts itself): the
+        clock is shown where the width allows, after the status line whole, and in the room the
+        pointer to help leaves or cannot use."""
         s = self.session
         coach = self.coach.status()
         parts = status_parts(s.game, s.state, s.deal.text, s.move_count, s.title)
         # The coach's verdict right after the deal: the toolbar is shortened from its end.
-        parts = [parts[0], coach, *parts[1:]] if coach else [*parts, "'help' lists the commands"]
-        return FormattedText([("", " " + fit(parts, self._columns() - 2, separator(s.ascii)) + " ")])
+        parts = [parts[0], coach, *parts[1:]] if coach else parts
+        pointer = [] if coach else ["'help' lists the commands"]
+        width, sep = self._columns() - 2, separator(s.ascii)
+        text = fit(parts + pointer, width, sep)
+        clock = self.clock()
+        whole = sep.join(parts)
+        if clock and text.startswith(whole):
+            if len(text) + len(sep) + len(clock) <= width:
+                text += sep + clock
+            elif text == whole and len(whole) + len(sep) + len(clock) <= width:
+                text = whole + sep + clock
+        return FormattedText([("", " " + text + " ")])
+
+    def clock(self) -> str:
+        """The game's active time as the record counts it ("time 4:05"), stopped once the game
+        is over; "" before the record is opened (the first prompt)."""
+        recorder = self.recorder
+        if recorder is None:
+            return ""
+        return "time " + recorder.active.text(going=self.session.outcome() is Outcome.IN_PLAY)
 
     def _said_before(self, error: BaseException, position) -> None:
         """Before the error of a command that failed: what the commands before it on its line

@@ -32,14 +32,18 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any
+from types import FrameType
+from typing import TYPE_CHECKING, Any
 
 from .deals import DealNumber, DealNumberError
-from .game import Game, NotAvailable, RulesError
+from .game import AnyGame, NotAvailable, RulesError
+
+if TYPE_CHECKING:
+    from multiprocessing.synchronize import Event
 
 PLAYERS = ("solver", "blind")
 RESULTS = ("won", "lost", "unknown")
@@ -85,7 +89,7 @@ class StatsReport:
         _, high = wilson(self.won + self.unknown, self.deals)
         return low, high
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game,
             **{k: _json_value(v) for k, v in self.options.items()},
@@ -123,13 +127,13 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     return low, high
 
 
-def _json_value(text: str):
+def _json_value(text: str) -> int | bool | str:
     if text.isdigit():
         return int(text)
     return {"yes": True, "no": False}.get(text, text)
 
 
-def option_text(value) -> str:
+def option_text(value: object) -> str:
     """The inverse of :func:`_json_value`: a rule option's text from its JSON form."""
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -168,8 +172,8 @@ def clear_caches() -> None:
 _FORGETTERS: tuple[int, tuple[Callable[[], None], ...]] = (0, ())
 
 
-def solve_deal(deal: DealNumber, rules: Any, budget: float | None,
-               game: Game, progress: Callable[[int, float], None] | None = None,
+def solve_deal(deal: DealNumber, rules: Hashable, budget: float | None,
+               game: AnyGame, progress: Callable[[int, float], None] | None = None,
                player: str = "solver", nodes: int | None = None) -> DealResult:
     """One deal's line in the report. ``player`` "blind" plays the deal with the blind player
     (games whose hints are blind) instead of solving it: "won" or "lost" is then its result."""
@@ -179,9 +183,9 @@ def solve_deal(deal: DealNumber, rules: Any, budget: float | None,
         state = game.opening(deal, rules)
         if player == "blind":
             start = time.perf_counter()
-            won, moves = game.blind_play(state, progress=progress)
-            return DealResult(deal.text, "won" if won else "lost", time.perf_counter() - start, len(moves),
-                              None, tuple(str(m) for m in moves) if won else ())
+            won, played = game.blind_play(state, progress=progress)
+            return DealResult(deal.text, "won" if won else "lost", time.perf_counter() - start, len(played),
+                              None, tuple(str(m) for m in played) if won else ())
         solution = solve(game, state, budget, progress, nodes)
         try:
             greedy: bool | None = game.greedy_wins(state)
@@ -207,7 +211,7 @@ class _Interrupts:
     def requested(self) -> bool:
         return self.count > 0
 
-    def handler(self, signum, frame) -> None:
+    def handler(self, signum: int, frame: FrameType | None) -> None:
         self.count += 1
 
 
@@ -238,10 +242,10 @@ class _Cancelled(Exception):
     pass
 
 
-_STOP = None  # in a worker process: the pool's stop event
+_STOP: Event | None = None  # in a worker process: the pool's stop event
 
 
-def _init_worker(stop) -> None:
+def _init_worker(stop: Event) -> None:
     global _STOP
     _STOP = stop
     # Ctrl-C reaches the whole process group; the parent decides what to do about it.
@@ -258,7 +262,7 @@ def _interrupt_requested(nodes: int, seconds: float) -> None:
         raise _Cancelled
 
 
-def _pool_task(deal: DealNumber, rules: Any, budget: float | None, game: Game,
+def _pool_task(deal: DealNumber, rules: Hashable, budget: float | None, game: AnyGame,
                player: str = "solver", nodes: int | None = None) -> DealResult | None:
     """In a worker: the deal's result, or None when the parent asked to stop (the solver's
     progress callback, called every 0.15 s or so, notices)."""
@@ -271,7 +275,7 @@ def _pool_task(deal: DealNumber, rules: Any, budget: float | None, game: Game,
 # --- the report -----------------------------------------------------------------------------
 
 
-def summarise(results: list[DealResult], game: Game, rules: Any, player: str, seconds: float,
+def summarise(results: list[DealResult], game: AnyGame, rules: Hashable, player: str, seconds: float,
               interrupted: bool = False) -> StatsReport:
     """The report on ``results`` (one per deal)."""
     times = [r.seconds for r in results]
@@ -294,9 +298,9 @@ def summarise(results: list[DealResult], game: Game, rules: Any, player: str, se
 # --- running the deals --------------------------------------------------------------------------
 
 
-def run_stats(deals: list[DealNumber], rules: Any, workers: int | None = None,
+def run_stats(deals: list[DealNumber], rules: Hashable, workers: int | None = None,
               budget: float | None = 10.0, on_result: Callable[[DealResult], None] | None = None,
-              *, game: Game, player: str = "solver", executor: Executor | None = None,
+              *, game: AnyGame, player: str = "solver", executor: Executor | None = None,
               in_flight: int | None = None, nodes: int | None = None) -> StatsReport:
     """Solve every deal; ``report.deals`` counts the deals finished (all of them unless
     interrupted). ``on_result`` is called in this process for each finished deal.
@@ -335,7 +339,9 @@ def run_stats(deals: list[DealNumber], rules: Any, workers: int | None = None,
     return summarise(results, game, rules, player, time.perf_counter() - start, interrupted)
 
 
-def _run_here(deals, rules, budget, game, player, finished, interrupts, nodes=None) -> bool:
+def _run_here(deals: Iterable[DealNumber], rules: Hashable, budget: float | None, game: AnyGame,
+              player: str, finished: Callable[[DealResult], None], interrupts: _Interrupts,
+              nodes: int | None = None) -> bool:
     for deal in deals:
         if interrupts.requested:
             return True
@@ -347,7 +353,8 @@ def _run_here(deals, rules, budget, game, player, finished, interrupts, nodes=No
     return False
 
 
-def _run_pool(deals, rules, workers: int, budget, game, player, finished, interrupts,
+def _run_pool(deals: list[DealNumber], rules: Hashable, workers: int, budget: float | None, game: AnyGame,
+              player: str, finished: Callable[[DealResult], None], interrupts: _Interrupts,
               in_flight: int | None, nodes: int | None = None) -> bool:
     """Solve in local worker processes; True when interrupted. A pool broken by a worker's death
     (killed, out of memory) is replaced, and the deals it held are submitted again."""
@@ -380,7 +387,7 @@ def _run_pool(deals, rules, workers: int, budget, game, player, finished, interr
                     process.join(2.0)
 
 
-def _close_pool(pool: ProcessPoolExecutor, stop, wait_for_workers: bool = True) -> None:
+def _close_pool(pool: ProcessPoolExecutor, stop: Event, wait_for_workers: bool = True) -> None:
     """Shut ``pool`` down without hanging: its queued deals are cancelled, its workers (told
     through ``stop`` to give up their deal) get a few seconds to exit, then are killed."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
@@ -398,13 +405,13 @@ def _close_pool(pool: ProcessPoolExecutor, stop, wait_for_workers: bool = True) 
 
 
 def _drive(executor: Callable[[], Executor], replace: Callable[[], Executor] | None,
-           deals: list[DealNumber], args: tuple, finished: Callable[[DealResult], None],
+           deals: list[DealNumber], args: tuple[Any, ...], finished: Callable[[DealResult], None],
            in_flight: int, interrupts: _Interrupts) -> bool:
     """Keep at most ``in_flight`` deals submitted; hand each result to ``finished`` once. A deal
     whose future failed (its worker died) is submitted again, up to RETRIES times; a broken local
     pool is replaced through ``replace``. True when interrupted."""
     queue = deque(deals)
-    running: dict[Future, DealNumber] = {}
+    running: dict[Future[DealResult | None], DealNumber] = {}
     tries: dict[str, int] = {}
     pool = executor()
     while queue or running:
@@ -457,18 +464,18 @@ class ResultsError(Exception):
     """A results file that cannot be used, and why (exit status 2)."""
 
 
-def run_key(game: Game, rules: Any, player: str) -> dict:
+def run_key(game: AnyGame, rules: Hashable, player: str) -> dict[str, Any]:
     """What a results line must agree on with the run that appends to it."""
     return {"game": game.name, "rules": {k: _json_value(v) for k, v in game.rules_options(rules).items()},
             "player": player}
 
 
-def describe_key(key: dict) -> str:
+def describe_key(key: dict[str, Any]) -> str:
     rules = ", ".join(f"{k} {option_text(v)}" for k, v in key["rules"].items())
     return f"{key['game']} ({rules}), {key['player']}"
 
 
-def result_record(result: DealResult, key: dict) -> dict:
+def result_record(result: DealResult, key: dict[str, Any]) -> dict[str, Any]:
     """A finished deal as a results line (a JSON object)."""
     record = {"game": key["game"], "rules": key["rules"], "seed": DealNumber.parse(result.deal).json,
               "player": key["player"], "result": result.result}
@@ -478,7 +485,7 @@ def result_record(result: DealResult, key: dict) -> dict:
     return record
 
 
-def _deal_result(record: Any) -> tuple[dict, DealResult]:
+def _deal_result(record: object) -> tuple[dict[str, Any], DealResult]:
     """(key, result) of one results line; ValueError saying what is wrong with it."""
     if not isinstance(record, dict):
         raise ValueError("not a JSON object")
@@ -508,7 +515,7 @@ def _deal_result(record: Any) -> tuple[dict, DealResult]:
     return key, DealResult(deal.text, result, float(seconds), nodes, greedy, tuple(moves))
 
 
-def read_results(path: str) -> tuple[list[tuple[int, dict, DealResult]], int, bool]:
+def read_results(path: str) -> tuple[list[tuple[int, dict[str, Any], DealResult]], int, bool]:
     """The lines of a results file as (line number, key, result); the length of its sound part;
     and whether its last line was torn (no line end: cut short by a kill mid-write; never
     trusted). FileNotFoundError when there is no such file; ResultsError for a line that is not
@@ -535,11 +542,12 @@ def read_results(path: str) -> tuple[list[tuple[int, dict, DealResult]], int, bo
     return out, end, torn
 
 
-def merge_results(lines: Iterable[tuple[str, int, dict, DealResult]]) -> tuple[dict | None, dict[str, DealResult]]:
+def merge_results(lines: Iterable[tuple[str, int, dict[str, Any], DealResult]]
+                  ) -> tuple[dict[str, Any] | None, dict[str, DealResult]]:
     """One result per deal from (file, line, key, result) lines: the same deal twice counts
     once (a decided result over "unknown"); every line must be for one game, rules and player,
     and a deal both won and lost is an error, since the solver is deterministic and sound."""
-    key: dict | None = None
+    key: dict[str, Any] | None = None
     where: dict[str, str] = {}
     merged: dict[str, DealResult] = {}
     for path, number, k, result in lines:
@@ -562,7 +570,7 @@ class ResultsFile:
     """A results file being written: what it already holds (checked against the run), and an
     append that writes one line and flushes it."""
 
-    def __init__(self, path: str, key: dict):
+    def __init__(self, path: str, key: dict[str, Any]) -> None:
         self.path = path
         self.key = key
         self.torn = False  # its last line was cut short and is being redone
@@ -601,9 +609,9 @@ class ResultsFile:
             self.file.close()
 
 
-def report_from_files(paths: list[str], games: dict[str, Game]) -> StatsReport:
+def report_from_files(paths: list[str], games: dict[str, AnyGame]) -> StatsReport:
     """The report on what results files hold (nothing is solved)."""
-    lines: list[tuple[str, int, dict, DealResult]] = []
+    lines: list[tuple[str, int, dict[str, Any], DealResult]] = []
     for path in paths:
         try:
             got, _, _ = read_results(path)

@@ -1,8 +1,9 @@
 """The player's record: every game played in the shell, kept in one SQLite file.
 
 The store knows nothing of the games' insides: a game is its name, its rule options (text), its
-deal number (text) and its moves (the transcript's move lines), so that it sits below the rules in
-the layers and a new game needs nothing here. :mod:`musical_cli.record` ties it to a Session.
+deal number (text) and its moves (the transcript's move lines), so that a new game needs nothing
+here. It asks the registry one thing only, whether a game turns its next card up by itself
+(:attr:`GameRow.player_moves`). :mod:`musical_cli.record` ties it to a Session.
 
 One file, ``$XDG_DATA_HOME/musical/musical.sqlite3``, in WAL mode (readers never wait for the
 writer, so ``musical history`` works while shells play), with a busy timeout (two shells writing
@@ -26,6 +27,10 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import TracebackType
+from typing import Any, Literal
+
+from .games import game_named
 
 FILE_NAME = "musical.sqlite3"
 BUSY_TIMEOUT = 2.0  # seconds a writer waits for another; writes hold the lock for about a millisecond
@@ -92,11 +97,6 @@ MIGRATIONS: tuple[str, ...] = (
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
-
-# The games whose shell turns the next card up by itself ('d' after each placement: Game.auto_turn,
-# which the store does not import; tests/test_store.py checks that the two agree). The record is
-# written by the shell only, so there every 'd' of these games is one the player did not make.
-TURNED_BY_ITSELF = frozenset({"calculation"})
 
 # SQLite's primary result codes for a damaged file and for a file that is no database at all.
 _SQLITE_CORRUPT = 11
@@ -205,17 +205,28 @@ class GameRow:
     turns_ahead: int = 0  # the 'd' moves among the redo moves (beyond its position)
 
     @property
+    def turned_by_itself(self) -> bool:
+        """Whether the game's shell turns the next card up by itself ('d' after each placement:
+        ``Game.auto_turn``). The record is written by the shell only, so there every 'd' of such
+        a game is one the player did not make. A game this program does not know (a record of a
+        newer one) turns none."""
+        try:
+            return game_named(self.game).auto_turn
+        except KeyError:
+            return False
+
+    @property
     def player_moves(self) -> int:
         """The moves the player made, as the shell's status line counts them: in a game that
-        turns its next card up by itself (TURNED_BY_ITSELF), the turned cards are not counted,
-        although the line keeps them, as a transcript does."""
-        return self.moves - self.turns if self.game in TURNED_BY_ITSELF else self.moves
+        turns its next card up by itself (:attr:`turned_by_itself`), the turned cards are not
+        counted, although the line keeps them, as a transcript does."""
+        return self.moves - self.turns if self.turned_by_itself else self.moves
 
     @property
     def player_redo(self) -> int:
         """The moves redo would make, counted as :attr:`player_moves` counts."""
         ahead = max(self.plies - self.moves, 0)
-        return ahead - self.turns_ahead if self.game in TURNED_BY_ITSELF else ahead
+        return ahead - self.turns_ahead if self.turned_by_itself else ahead
 
     def rules_text(self) -> str:
         return ", ".join(f"{k} {v}" for k, v in self.rules.items())
@@ -239,7 +250,7 @@ class GameRow:
         """In play with a line to go on with: a game undone to its start still has its redo moves."""
         return self.result == "in play" and (self.moves > 0 or self.plies > 0)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "game": self.game, "deal": int(self.deal) if self.deal.isdigit() else self.deal,
                 "rules": self.rules, "started": iso(self.started), "last_played": iso(self.last_played),
                 "result": self.result, "moves": self.player_moves, "undos": self.undos, "hints": self.hints,
@@ -263,7 +274,7 @@ _COLUMNS = ("id, game, rules, deal, started, last_played, result, moves, undos, 
 _HAS_LINE = "(moves > 0 OR EXISTS (SELECT 1 FROM moves WHERE game_id = games.id))"
 
 
-def _row(r: Sequence) -> GameRow:
+def _row(r: Sequence[Any]) -> GameRow:
     return GameRow(r[0], r[1], json.loads(r[2]), r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12],
                    r[13], bool(r[14]), r[15], r[16], r[17], r[18])
 
@@ -400,14 +411,15 @@ class Store:
         def __init__(self, store: Store):
             self.store = store
 
-        def __enter__(self):
+        def __enter__(self) -> sqlite3.Connection:
             try:
                 self.store.conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as e:
                 raise _error(e, self.store.path) from None
             return self.store.conn
 
-        def __exit__(self, kind, value, tb):
+        def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                     tb: TracebackType | None) -> Literal[False]:
             conn = self.store.conn
             if kind is None:
                 try:
@@ -437,6 +449,7 @@ class Store:
                                "difficulty) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                (game, json.dumps(dict(rules), ensure_ascii=False), deal,
                                 started if started is not None else now, now, owner, how, int(coach), difficulty))
+            assert cur.lastrowid is not None, "an INSERT gives the row's id"
             return cur.lastrowid
 
     def save(self, game_id: int, *, keep: int, append: Iterable[tuple[str, int]], moves: int, result: str,
@@ -488,7 +501,7 @@ class Store:
 
     # --- reading ---------------------------------------------------------------------------
 
-    def _query(self, sql: str, args: Sequence = ()) -> list:
+    def _query(self, sql: str, args: Sequence[object] = ()) -> list[Any]:
         try:
             return self.conn.execute(sql, args).fetchall()
         except sqlite3.Error as e:
@@ -524,7 +537,7 @@ class Store:
     def games(self, game: str | None = None, limit: int | None = None) -> list[GameRow]:
         """Newest first (by start), each with a line (a move made, even if undone since)."""
         sql = f"SELECT {_COLUMNS} FROM games WHERE {_HAS_LINE}"
-        args: list = []
+        args: list[object] = []
         if game is not None:
             sql += " AND game = ?"
             args.append(game)
@@ -535,7 +548,8 @@ class Store:
         return [_row(r) for r in self._query(sql, args)]
 
     def count(self) -> int:
-        return self._query(f"SELECT count(*) FROM games WHERE {_HAS_LINE}")[0][0]
+        count: int = self._query(f"SELECT count(*) FROM games WHERE {_HAS_LINE}")[0][0]
+        return count
 
     def unfinished(self, exclude: int | None = None) -> list[GameRow]:
         """Games in play that no running shell holds, the one played last first."""
@@ -612,7 +626,7 @@ class Figures:
     def win_rate(self) -> float | None:
         return 100.0 * self.won / self.played if self.played else None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         rate = self.win_rate
         return {"game": self.game, "rules": self.rules, "played": self.played, "won": self.won,
                 "lost": self.lost, "abandoned": self.abandoned, "solved": self.solved, "loaded": self.loaded,

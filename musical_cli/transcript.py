@@ -25,12 +25,11 @@ whole.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 from .deals import DealNumber
-from .game import Game, IllegalMove, Outcome
+from .game import AnyGame, IllegalMove, Outcome, State
 from .games import GAMES, game_named
 from .moves import Move
 from .notation import parse
@@ -69,23 +68,25 @@ class TranscriptError(ValueError):
 class GameRecord:
     """The start of a game and the moves made; positions come from replay."""
 
-    game: Game
+    game: AnyGame
     deal: DealNumber
-    rules: Any
+    rules: Hashable  # the game's rules value (Game.rules_type)
     moves: tuple[Move, ...] = ()
 
-    def start(self) -> Any:
-        return self.game.opening(self.deal, self.rules)
+    def start(self) -> State:
+        state: State = self.game.opening(self.deal, self.rules)
+        return state
 
-    def states(self) -> Iterator[Any]:
+    def states(self) -> Iterator[State]:
         state = self.start()
         yield state
         for move in self.moves:
             state = self.game.apply(state, move)
             yield state
 
-    def final(self) -> Any:
-        return self.game.play(self.start(), self.moves)
+    def final(self) -> State:
+        state: State = self.game.play(self.start(), self.moves)
+        return state
 
     def header(self) -> dict[str, str]:
         return {"format": f"{FORMAT_NAME} {FORMAT_VERSION}", "game": self.game.name,
@@ -156,7 +157,7 @@ def is_header_line(line: str) -> bool:
 def looks_like_transcript(first_line: str) -> bool:
     """Whether a first meaningful line opens a transcript (used by batch mode)."""
     m = _HEADER.fullmatch(first_line.strip())
-    return bool(m) and m.group(1).lower() == "format"
+    return m is not None and m.group(1).lower() == "format"
 
 
 def read_header(lines: Iterable[tuple[int, str]], first: int | None = None) -> tuple[Header, list[tuple[int, str]]]:
@@ -223,7 +224,7 @@ class Transcript:
     """A transcript read and replayed: the record, its final state, and the claimed result."""
 
     record: GameRecord
-    final: Any
+    final: State
     claimed: Outcome | None
     move_lines: tuple[int, ...]  # the line each move stood on
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import pytest
 from test_solve_calculation import assert_wins, opening
 
-from musical_cli.game import NotAvailable
 from musical_cli.games.calculation import blind
 from musical_cli.games.calculation import solver as S  # noqa: N812
 from musical_cli.games.calculation.rules import CALCULATION, CalculationRules
@@ -110,13 +109,18 @@ def test_what_progress_raises_stops_the_witnesses(low, monkeypatch):
     assert seconds_heard[-1] == 900.0
 
 
-def test_the_other_games_offer_no_witness():
+def test_the_other_games_offer_no_witness(monkeypatch):
+    from musical_cli.deals import DealNumber
     from musical_cli.games import game_named
 
     for name in ("musical", "crazy-quilt"):
-        with pytest.raises(NotAvailable):
-            game_named(name)._part("blind", "witness", "")
-    assert CALCULATION._part("blind", "witness", "") is blind.witness
+        game = game_named(name)
+        assert game.witness(game.opening(DealNumber(DEAL)), None, 10**9, 10**9) is None
+    asked = []
+    monkeypatch.setattr(blind, "witness", lambda *args: asked.append(args) or (DEAL_MOVE,))
+    state = opening(DEAL, NO_BASES)
+    assert CALCULATION.witness(state, None, LIMIT, LIMIT) == (DEAL_MOVE,)
+    assert asked == [(state, None, LIMIT, LIMIT, None)]
 
 
 @plays

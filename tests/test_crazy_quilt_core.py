@@ -260,6 +260,24 @@ def test_search_uses_the_core_and_its_wins_replay():
 
 
 @needs_core
+def test_the_core_takes_its_settings_by_name_only():
+    """Core's nineteen settings are keywords only: given by position, or with one missing or
+    misspelt, they are refused with a TypeError that says so, never taken for other settings."""
+    state = CRAZY_QUILT.opening(DealNumber(1), RULE_SETS["quilt"])
+    settings = S.make_search(state, None, None, 2000).core_settings(S.LDS_MAX)
+    assert len(settings) == 19
+    S.CORE.Core(**settings)
+    with pytest.raises(TypeError, match="keyword arguments only"):
+        S.CORE.Core(*settings.values())
+    missing = {k: v for k, v in settings.items() if k != "depth_max"}
+    with pytest.raises(TypeError, match="depth_max"):
+        S.CORE.Core(**missing)
+    misspelt = {("slat" if k == "salt" else k): v for k, v in settings.items()}  # salt is optional
+    with pytest.raises(TypeError, match="slat"):
+        S.CORE.Core(**misspelt)
+
+
+@needs_core
 def test_switches_off_run_the_python_search():
     state = CRAZY_QUILT.opening(DealNumber(2), RULE_SETS["quilt"])
     s = S.make_search(state, None, None, 2000)

@@ -22,7 +22,7 @@ from musical_cli.games.crazy_quilt.solver import (
     safe_moves,
     search,
 )
-from musical_cli.moves import Transfer
+from musical_cli.moves import DEAL, Transfer
 
 GAME = CRAZY_QUILT
 
@@ -658,12 +658,42 @@ def test_safe_moves_keep_the_position_won():
     assert checked >= 10
 
 
+def test_the_deal_on_an_empty_waste_is_as_good_as_the_position():
+    """sure_move's rule 2: with the waste empty and the stock not, the deal. Against plain
+    exhaustive search, the position after the deal is won exactly when the one before is, in
+    small positions whose waste is put back on the stock, shuffled, with no redeal left every
+    other time (any rules with a stock, wrap too)."""
+    checked = {"won": 0, "lost": 0}
+    for rules in [r for r in RULES if not r.reserves]:
+        for seed in range(16):
+            small = synthetic(4000 + seed, rules, left=9)
+            stock = list(small.waste + small.stock)
+            random.Random(seed).shuffle(stock)
+            state = CrazyQuiltState(rules, small.foundations, small.quilt, tuple(stock), (),
+                                    redeals_used=rules.redeals if seed % 2 else small.redeals_used)
+            if not state.stock or GAME.outcome(state) is not Outcome.IN_PLAY:
+                continue
+            move = GAME.sure_move(state)
+            assert move is not None  # the deal, unless a foundation move is safe first
+            before = brute_force(state)
+            if before is None:
+                continue
+            assert brute_force(GAME.apply(state, move)) == before, (state, move)
+            checked[before] += 1
+    assert checked["won"] >= 10 and checked["lost"] >= 5, checked
+    # Not in Persian Rug (no stock), nor with a card on the waste.
+    rug = GAME.opening(DealNumber(1), CrazyQuiltRules(reserves=True))
+    assert DEAL not in GAME.legal_moves(rug) and GAME.sure_move(rug) is None
+    dealt = GAME.apply(GAME.opening(DealNumber(1)), DEAL)
+    assert GAME.sure_move(dealt) is None
+
+
 def test_safe_moves_play_the_certain_cards_of_a_real_deal():
     state = GAME.opening(DealNumber(1))
     moves = safe_moves(state)
-    # Three moves are legal and none is certain: 2S (q78) and QH (q81) have twins that the other
-    # foundation of their suit may want.
-    assert moves == ()
+    # The deal, the waste being empty; then none is certain: 2S (q78) and QH (q81) have twins
+    # that the other foundation of their suit may want.
+    assert moves == (DEAL,)
     state = GAME.opening(DealNumber(2), CrazyQuiltRules(2))
     line = winning_line(2, CrazyQuiltRules(2))
     late = GAME.play(state, line[:-20])
@@ -753,7 +783,9 @@ def test_the_game_protocol_hooks():
     late = GAME.play(state, moves[:-20])
     sure = GAME.sure_move(late)
     assert sure is not None and sure in GAME.legal_moves(late) and sure == safe_moves(late)[0]
-    assert GAME.sure_move(GAME.opening(DealNumber(1))) is None
+    opening = GAME.opening(DealNumber(1))
+    assert GAME.sure_move(opening) == DEAL  # the waste is empty
+    assert GAME.sure_move(GAME.apply(opening, DEAL)) is None
     wrapped = CrazyQuiltState(CrazyQuiltRules(2, wrap=True), late.foundations, late.quilt, late.stock, late.waste)
     assert GAME.sure_move(wrapped) is None  # rules 1 and 2 are off with wrap
 

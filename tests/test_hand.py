@@ -105,3 +105,19 @@ def test_a_resumed_history_is_kept_as_given():
 def test_who_plays_must_be_known():
     with pytest.raises(ValueError, match="unknown player"):
         Hand.begin(MUSICAL, DealNumber(1), MUSICAL.default_rules(), how="robot")
+
+
+def test_moves_played_on_join_the_last_step_and_forget_redo():
+    hand = _walk(Hand.begin(MUSICAL, DealNumber(1), MUSICAL.default_rules()), [0, 0, 0])
+    back, _ = hand.undo(1)
+    assert back.undone
+    on = back.play_on((DEAL, DEAL))
+    assert on.steps == (*back.steps[:-1], back.steps[-1] + 2) and on.moves == (*back.moves, DEAL, DEAL)
+    assert on.undone == ()  # the step taken back followed the step as it was
+    assert on.trail[-2:] == ((len(back.moves) + 1, DEAL, back.state, on.states[-2]),
+                             (len(back.moves) + 2, DEAL, on.states[-2], on.state))
+    again, taken = on.undo(1)
+    assert again.moves == back.moves[:-back.steps[-1]] and taken == back.steps[-1] + 2
+    assert back.play_on(()) is back
+    first = Hand.begin(MUSICAL, DealNumber(1), MUSICAL.default_rules()).play_on((DEAL,))
+    assert first.steps == (1,)  # no step yet: a step of their own

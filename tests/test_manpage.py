@@ -3,7 +3,8 @@
 formats (man/musical-formats.5) and the games (man/musical-games.7: their rules, word for word the
 shell's rules text). Every shell command, subcommand, option and exit status is documented; each
 page is clean under mandoc and groff, fits 80 columns and links the others; the package installs
-them."""
+them. The same three pages in Russian (man/ru/) are held to the same checks, in their own section
+names, and their games' parts are word for word each game's rules.ru.txt."""
 
 from __future__ import annotations
 
@@ -28,9 +29,48 @@ PAGE = MAN / "musical.1"  # the command
 FORMATS = MAN / "musical-formats.5"  # transcripts, results files, JSON, the record
 GAMES_PAGE = MAN / "musical-games.7"  # the rules, notation and layouts of the games
 PAGES = [PAGE, FORMATS, GAMES_PAGE]
+RU = MAN / "ru"  # the manual in Russian: the same pages, installed under share/man/ru/
+RU_PAGE, RU_FORMATS, RU_GAMES_PAGE = (RU / page.name for page in PAGES)
+RU_PAGES = [RU_PAGE, RU_FORMATS, RU_GAMES_PAGE]
+ALL_PAGES = PAGES + RU_PAGES
+COMMAND_PAGES = [PAGE, RU_PAGE]  # the pages that must document every command, option and status
 PYPROJECT = ROOT / "pyproject.toml"
 README = ROOT / "README.md"
 MAX_LINES = 1000  # a page longer than this is split again, not grown
+
+
+# The English section names, as the Russian pages name them (as Debian's Russian manual does:
+# НАЗВАНИЕ, СИНТАКСИС, ПАРАМЕТРЫ, КОД ВЫХОДА, СМОТРИТЕ ТАКЖЕ).
+RUSSIAN = {
+    "NAME": "НАЗВАНИЕ", "SYNOPSIS": "СИНТАКСИС", "DESCRIPTION": "ОПИСАНИЕ", "COMMANDS": "КОМАНДЫ",
+    "BATCH MODE": "ПАКЕТНЫЙ РЕЖИМ", "SUBCOMMANDS": "ПОДКОМАНДЫ", "OPTIONS": "ПАРАМЕТРЫ",
+    "EXIT STATUS": "КОД ВЫХОДА", "ENVIRONMENT": "ОКРУЖЕНИЕ", "SETTINGS": "НАСТРОЙКИ", "FILES": "ФАЙЛЫ",
+    "EXAMPLES": "ПРИМЕРЫ", "SEE ALSO": "СМОТРИТЕ ТАКЖЕ", "TRANSCRIPTS": "ЗАПИСИ ПАРТИЙ",
+    "RESULTS FILES": "ФАЙЛЫ РЕЗУЛЬТАТОВ", "JSON OUTPUT": "ВЫВОД JSON", "THE RECORD": "ЖУРНАЛ ПАРТИЙ",
+    "GAMES": "ИГРЫ", "MOVE NOTATION": "НОТАЦИЯ ХОДОВ", "LAYOUTS": "РАСКЛАДКИ",
+    "NUMBERED DEALS": "НУМЕРОВАННЫЕ РАСКЛАДЫ", "DIFFICULTY": "СЛОЖНОСТЬ",
+    "WINNABILITY": "ВЫИГРЫШНЫЕ РАСКЛАДЫ",
+}
+# The games' names in Russian: the titles of their parts of ИГРЫ (musical-games(7) says why these).
+RUSSIAN_TITLES = {"musical": "Мюзикл", "calculation": "Расчёт", "crazy-quilt": "Сумасшедшее лоскутное одеяло"}
+
+
+def _russian(page: Path) -> bool:
+    return page.parent == RU
+
+
+def _heading(name: str, page: Path) -> str:
+    """The English section ``name`` as ``page`` names it."""
+    return RUSSIAN[name] if _russian(page) else name
+
+
+def _title(game, page: Path) -> str:
+    """The title of ``game``'s part of GAMES in ``page``'s language."""
+    return RUSSIAN_TITLES[game.name] if _russian(page) else game.title
+
+
+def _page_id(page: Path) -> str:
+    return str(page.relative_to(MAN))
 
 
 def _source(page: Path = PAGE) -> list[str]:
@@ -50,14 +90,15 @@ def _arguments(line: str) -> list[str]:
 
 
 def _section(name: str, page: Path = PAGE) -> list[str]:
-    """The lines of ``.SH NAME`` up to the next ``.SH``."""
+    """The lines of ``.SH NAME`` up to the next ``.SH`` (``name`` in English, for every page)."""
+    name = _heading(name, page)
     lines = _source(page)
     heads = [i for i, line in enumerate(lines) if line.startswith(".SH")]
     for i in heads:
         if " ".join(_arguments(lines[i])) == name:
             end = next((j for j in heads if j > i), len(lines))
             return lines[i + 1 : end]
-    raise AssertionError(f"man/{page.name} has no section .SH {name!r}")
+    raise AssertionError(f"man/{_page_id(page)} has no section .SH {name!r}")
 
 
 def _bold_words(line: str) -> set[str]:
@@ -102,7 +143,7 @@ def _entry(section: str, word: str, page: Path = PAGE) -> str:
             end = next((j for j in range(i + 2, len(lines)) if lines[j].startswith((".TP", ".PP", ".SS"))),
                        len(lines))
             return _plain(lines[i + 2:end])
-    raise AssertionError(f"man/{page.name} has no .TP entry for {word} under {section}")
+    raise AssertionError(f"man/{_page_id(page)} has no .TP entry for {word} under {section}")
 
 
 SECTIONS = {
@@ -114,24 +155,51 @@ SECTIONS = {
 }
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+@pytest.mark.parametrize("page", ALL_PAGES, ids=_page_id)
 def test_page_has_the_sections_users_look_for(page):
+    english = PAGES[ALL_PAGES.index(page) % len(PAGES)]
     heads = {" ".join(_arguments(line)) for line in _source(page) if line.startswith(".SH")}
-    wanted = set(SECTIONS[page])
-    assert wanted <= heads, f"man/{page.name} lacks the sections {sorted(wanted - heads)}"
+    wanted = {_heading(name, page) for name in SECTIONS[english]}
+    assert wanted <= heads, f"man/{_page_id(page)} lacks the sections {sorted(wanted - heads)}"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_page_id)
+def test_a_translated_page_has_the_english_page_s_sections_in_order(page):
+    """The Russian page is the English one section for section: the same .SH, in the same order."""
+    english = [" ".join(_arguments(line)) for line in _source(page) if line.startswith(".SH")]
+    russian = [" ".join(_arguments(line)) for line in _source(RU / page.name) if line.startswith(".SH")]
+    assert [RUSSIAN.get(name, name) for name in english] == russian
 
 
 def test_the_manual_is_the_pages_named():
-    assert sorted(MAN.iterdir()) == sorted(PAGES), "a page of man/ is not checked by these tests"
+    pages = sorted(path for path in MAN.rglob("*") if path.is_file())
+    assert pages == sorted(ALL_PAGES), "a page of man/ is not checked by these tests"
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+@pytest.mark.parametrize("page", PAGES, ids=_page_id)
+def test_every_english_page_has_its_russian_page(page):
+    russian = RU / page.name
+    assert russian.is_file(), f"man/{page.name} has no Russian page man/ru/{page.name}"
+    th = [_arguments(next(line for line in _source(p) if line.startswith(".TH")))[:2] for p in (page, russian)]
+    assert th[0] == th[1], "the Russian page's .TH names another page"
+
+
+@pytest.mark.parametrize("page", RU_PAGES, ids=_page_id)
+def test_a_russian_page_says_it_is_utf8(page):
+    """groff's preconv (run by man) reads the coding tag; without it, it may take the text for Latin-1."""
+    assert any("-*- coding: UTF-8 -*-" in line for line in _source(page)[:2]), (
+        f"man/{_page_id(page)} must say '-*- coding: UTF-8 -*-' in a comment on its first line (its second after tbl's)"
+    )
+    page.read_bytes().decode("utf-8")
+
+
+@pytest.mark.parametrize("page", ALL_PAGES, ids=_page_id)
 def test_a_page_stays_short(page):
     """The manual was one page of nearly 2,000 lines: a page past 1,000 is split again."""
-    assert len(_source(page)) <= MAX_LINES, f"man/{page.name} has {len(_source(page))} lines"
+    assert len(_source(page)) <= MAX_LINES, f"man/{_page_id(page)} has {len(_source(page))} lines"
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+@pytest.mark.parametrize("page", ALL_PAGES, ids=_page_id)
 def test_a_page_s_name_and_section_are_its_file_s(page):
     th = next(line for line in _source(page) if line.startswith(".TH"))
     name, section = _unescape(" ".join(_arguments(th)[:2])).split()
@@ -142,47 +210,52 @@ def _name(page: Path) -> str:
     return f"{page.stem}({page.suffix[1:]})"
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+@pytest.mark.parametrize("page", ALL_PAGES, ids=_page_id)
 def test_see_also_names_the_other_pages(page):
     see_also = _plain(_section("SEE ALSO", page))
-    missing = [_name(p) for p in PAGES if p != page and _name(p) not in see_also]
-    assert not missing, f"SEE ALSO of man/{page.name} does not name {missing}"
+    missing = [_name(p) for p in PAGES if p.name != page.name and _name(p) not in see_also]
+    assert not missing, f"SEE ALSO of man/{_page_id(page)} does not name {missing}"
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+@pytest.mark.parametrize("page", ALL_PAGES, ids=_page_id)
 def test_every_musical_page_referred_to_is_a_page(page):
     found = set(re.findall(r"\bmusical(?:-[a-z]+)?\(\d\)", _plain(_source(page))))
-    assert found - {_name(page)}, f"man/{page.name} refers to no other page"
-    assert found <= {_name(p) for p in PAGES}, f"man/{page.name} refers to pages that are not in man/: {found}"
+    assert found - {_name(page)}, f"man/{_page_id(page)} refers to no other page"
+    assert found <= {_name(p) for p in PAGES}, (
+        f"man/{_page_id(page)} refers to pages that are not in man/: {found}"
+    )
 
 
+@pytest.mark.parametrize("page", COMMAND_PAGES, ids=_page_id)
 @pytest.mark.parametrize("name", sorted(REGISTRY))
-def test_every_shell_command_and_alias_has_an_entry(name):
+def test_every_shell_command_and_alias_has_an_entry(name, page):
     command = REGISTRY[name]
-    documented = [tag for tag in _tags("COMMANDS") if command.name in tag]
-    assert documented, f"shell command {command.name!r} has no .TP entry under COMMANDS in man/musical.1"
+    documented = [tag for tag in _tags("COMMANDS", page) if command.name in tag]
+    assert documented, f"shell command {command.name!r} has no .TP entry under COMMANDS in man/{_page_id(page)}"
     missing = [alias for alias in command.aliases if not any(alias in tag for tag in documented)]
-    assert not missing, f"aliases {missing} of {command.name!r} are missing from its entry in man/musical.1"
+    assert not missing, f"aliases {missing} of {command.name!r} are missing from its entry in man/{_page_id(page)}"
 
 
-def test_no_entry_for_a_command_that_does_not_exist():
+@pytest.mark.parametrize("page", COMMAND_PAGES, ids=_page_id)
+def test_no_entry_for_a_command_that_does_not_exist(page):
     known = {n for command in REGISTRY.values() for n in command.names}
-    for tag in _tags("COMMANDS"):
-        assert tag & known, f"man/musical.1 documents {sorted(tag)}, which is not a shell command"
+    for tag in _tags("COMMANDS", page):
+        assert tag & known, f"man/{_page_id(page)} documents {sorted(tag)}, which is not a shell command"
 
 
+@pytest.mark.parametrize("page", COMMAND_PAGES, ids=_page_id)
 @pytest.mark.parametrize("name", cli.SUBCOMMANDS)
-def test_every_subcommand_is_documented(name):
+def test_every_subcommand_is_documented(name, page):
     headings = {
         _unescape(" ".join(_arguments(line))).split()[1]
-        for line in _section("SUBCOMMANDS")
+        for line in _section("SUBCOMMANDS", page)
         if line.startswith(".SS") and _unescape(line).split()[1:2] == ["musical"]
     }
-    assert name in headings, f"no '.SS musical {name}' under SUBCOMMANDS in man/musical.1"
+    assert name in headings, f"no '.SS musical {name}' under SUBCOMMANDS in man/{_page_id(page)}"
     synopsis = {
-        _unescape(" ".join(_arguments(line))) for line in _section("SYNOPSIS") if line.startswith(".SY")
+        _unescape(" ".join(_arguments(line))) for line in _section("SYNOPSIS", page) if line.startswith(".SY")
     }
-    assert f"musical {name}" in synopsis, f"'musical {name}' is missing from the SYNOPSIS"
+    assert f"musical {name}" in synopsis, f"'musical {name}' is missing from the SYNOPSIS of man/{_page_id(page)}"
 
 
 def test_subcommands_match_the_parser():
@@ -200,42 +273,50 @@ def test_the_exit_statuses_are_found():
     assert {0, 1, 2, 3} <= set(EXIT_STATUSES.values())
 
 
+@pytest.mark.parametrize("page", COMMAND_PAGES, ids=_page_id)
 @pytest.mark.parametrize("name", sorted(EXIT_STATUSES))
-def test_every_exit_status_is_documented(name):
-    documented = {word for tag in _tags("EXIT STATUS") for word in tag}
+def test_every_exit_status_is_documented(name, page):
+    documented = {word for tag in _tags("EXIT STATUS", page) for word in tag}
     assert str(EXIT_STATUSES[name]) in documented, (
-        f"exit status {EXIT_STATUSES[name]} ({name}) has no .TP entry under EXIT STATUS in man/musical.1"
+        f"exit status {EXIT_STATUSES[name]} ({name}) has no .TP entry under EXIT STATUS in man/{_page_id(page)}"
     )
 
 
-def test_no_exit_status_the_program_does_not_use():
+@pytest.mark.parametrize("page", COMMAND_PAGES, ids=_page_id)
+def test_no_exit_status_the_program_does_not_use(page):
     values = {str(v) for v in EXIT_STATUSES.values()}
-    for tag in _tags("EXIT STATUS"):
+    for tag in _tags("EXIT STATUS", page):
         assert tag <= values, (
-            f"man/musical.1 documents exit status {sorted(tag - values)}, which cli.py lacks"
+            f"man/{_page_id(page)} documents exit status {sorted(tag - values)}, which cli.py lacks"
         )
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+@pytest.mark.parametrize("page", ALL_PAGES, ids=_page_id)
 def test_the_page_names_this_version(page):
     th = next(line for line in _source(page) if line.startswith(".TH"))
-    assert f"musical {__version__}" in _arguments(th), f"update man/{page.name}'s .TH line to 'musical {__version__}'"
+    assert f"musical {__version__}" in _arguments(th), (
+        f"update man/{_page_id(page)}'s .TH line to 'musical {__version__}'"
+    )
 
 
 LINTERS = {
     "mandoc": ["mandoc", "-Tlint", "-W", "warning"],
     "groff": ["groff", "-man", "-ww", "-z"],
 }
+# groff reads UTF-8 through preconv (-k, as man runs it), and checks Cyrillic against a device
+# that has the glyphs (its default, PostScript, lacks them).
+UTF8_LINTERS = {"mandoc": [], "groff": ["-k", "-Tutf8"]}
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+@pytest.mark.parametrize("page", ALL_PAGES, ids=_page_id)
 @pytest.mark.parametrize("tool", sorted(LINTERS))
 def test_roff_is_clean(tool, page):
     if shutil.which(tool) is None:
         pytest.skip(f"{tool} is not installed (Debian: apt-get install mandoc groff-base)")
-    result = subprocess.run([*LINTERS[tool], str(page)], capture_output=True, text=True, timeout=60)
+    command = [*LINTERS[tool], *(UTF8_LINTERS[tool] if _russian(page) else []), str(page)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60)
     output = (result.stdout + result.stderr).strip()
-    assert output == "", f"{tool} complains about man/{page.name}:\n{output}"
+    assert output == "", f"{tool} complains about man/{_page_id(page)}:\n{output}"
     assert result.returncode == 0
 
 
@@ -247,21 +328,26 @@ def _pyproject() -> dict:
     return tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def _installed_at(page: Path) -> str:
+    """Where ``page`` goes under the prefix: share/man/man1, or share/man/ru/man1 in Russian."""
+    return f"share/man/{'ru/' if _russian(page) else ''}man{page.suffix[1:]}"
+
+
+@pytest.mark.parametrize("page", ALL_PAGES, ids=_page_id)
 def test_the_package_installs_the_page(page):
     # `pip install .` puts the data files under sys.prefix; an editable install may not, so the
     # mapping in pyproject.toml is what is checked: each page in the directory of its section.
     data_files = _pyproject()["tool"]["setuptools"]["data-files"]
-    where = f"share/man/man{page.suffix[1:]}"
-    assert f"man/{page.name}" in data_files.get(where, []), (
-        f"pyproject.toml must map {where} to man/{page.name} in [tool.setuptools.data-files]"
+    where, source = _installed_at(page), f"man/{_page_id(page)}"
+    assert source in data_files.get(where, []), (
+        f"pyproject.toml must map {where} to {source} in [tool.setuptools.data-files]"
     )
     assert page.is_file()
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+@pytest.mark.parametrize("page", ALL_PAGES, ids=_page_id)
 def test_an_installed_page_is_this_page(page):
-    installed = Path(sys.prefix) / "share" / "man" / f"man{page.suffix[1:]}" / page.name
+    installed = Path(sys.prefix) / _installed_at(page) / page.name
     if not installed.is_file():
         pytest.skip("the package is installed editable (no data files under sys.prefix)")
     assert installed.read_bytes() == page.read_bytes()
@@ -300,19 +386,49 @@ def test_a_games_rules_are_the_man_pages_words(name):
     assert shell == _subsection_paragraphs("GAMES", game.title)
 
 
-def test_the_check_sees_a_changed_word():
+def _russian_rules(game) -> str:
+    """The game's rules.ru.txt, as the package holds it (what `rules` prints in Russian)."""
+    from importlib import resources
+
+    return resources.files(game.package).joinpath("rules.ru.txt").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_games_russian_rules_are_the_russian_man_pages_words(name):
+    game = GAMES[name]
+    shell = [" ".join(p.split()) for p in _russian_rules(game).split("\n\n") if p.strip()]
+    page = _subsection_paragraphs("GAMES", RUSSIAN_TITLES[name], RU_GAMES_PAGE)
+    assert shell == page
+    assert len(page) == len(_subsection_paragraphs("GAMES", game.title)), "a paragraph of the rules is missing"
+
+
+def test_every_game_has_its_russian_part_and_no_other():
+    titles = [line[4:] for line in _section("GAMES", RU_GAMES_PAGE) if line.startswith(".SS ")]
+    assert titles == [RUSSIAN_TITLES[name] for name in GAMES]
+
+
+def test_the_package_ships_the_russian_rules():
+    assert "*/rules.ru.txt" in _pyproject()["tool"]["setuptools"]["package-data"]["musical_cli.games"]
+
+
+@pytest.mark.parametrize(("page", "words", "other"),
+                         [(GAMES_PAGE, "Eight cards", "Nine cards"), (RU_GAMES_PAGE, "восемь карт", "девять карт")],
+                         ids=["en", "ru"])
+def test_the_check_sees_a_changed_word(page, words, other):
     game = GAMES["musical"]
-    page = _subsection_paragraphs("GAMES", game.title)
-    assert page[1] != page[1].replace("Eight", "Nine")  # the comparison reads the words themselves
-    assert "Eight cards" in page[1]
+    paragraphs = _subsection_paragraphs("GAMES", _title(game, page), page)
+    assert words in paragraphs[1]
+    assert paragraphs[1] != paragraphs[1].replace(words, other)  # the comparison reads the words themselves
 
 
+@pytest.mark.parametrize("page", COMMAND_PAGES, ids=_page_id)
 @pytest.mark.parametrize("flag", list(cli.rule_flags()))
-def test_every_rule_option_has_an_entry(flag):
-    documented = {word for tag in _tags("OPTIONS") for word in tag}
-    assert flag in documented, f"rule option {flag} has no .TP entry under OPTIONS in man/musical.1"
+def test_every_rule_option_has_an_entry(flag, page):
+    documented = {word for tag in _tags("OPTIONS", page) for word in tag}
+    assert flag in documented, f"rule option {flag} has no .TP entry under OPTIONS in man/{_page_id(page)}"
     owners = [game for game, _ in cli.rule_flags()[flag]]
-    assert all(f".SS {game.title}" in _section("GAMES", GAMES_PAGE) for game in owners)
+    games_page = RU_GAMES_PAGE if _russian(page) else GAMES_PAGE
+    assert all(f".SS {_title(game, page)}" in _section("GAMES", games_page) for game in owners)
 
 
 def _most_redeals() -> dict[str, int]:
@@ -328,15 +444,20 @@ def _most_redeals() -> dict[str, int]:
     return limits
 
 
-def test_the_manual_states_the_redeals_limit_the_code_enforces():
+@pytest.mark.parametrize("page", COMMAND_PAGES, ids=_page_id)
+def test_the_manual_states_the_redeals_limit_the_code_enforces(page):
     """Where --redeals is described, each game's part names the largest number it takes."""
     limits = _most_redeals()
     assert set(limits) == {"Musical", "Crazy Quilt"}
-    entry = _entry("OPTIONS", "--redeals")
+    if _russian(page):
+        names = {"Musical": RUSSIAN_TITLES["musical"], "Crazy Quilt": RUSSIAN_TITLES["crazy-quilt"]}
+        limits = {names[title]: most for title, most in limits.items()}
+    entry = _entry("OPTIONS", "--redeals", page)
     for title, most in limits.items():
         said = entry.split(f"{title}:", 1)[1]
         said = re.split("|".join(f"{t}:" for t in limits if t != title), said)[0]
-        assert f"from 0 to {most}" in said, f"man/musical.1, OPTIONS, --redeals: {title} must say 'from 0 to {most}'"
+        wanted = f"от 0 до {most}" if _russian(page) else f"from 0 to {most}"
+        assert wanted in said, f"man/{_page_id(page)}, OPTIONS, --redeals: {title} must say {wanted!r}"
 
 
 def test_ci_installs_what_the_readme_says():
@@ -355,8 +476,9 @@ def test_every_musical_variable_the_program_reads_is_under_environment():
         for path in (ROOT / "musical_cli").rglob("*.py")
         for name in re.findall(r"[\"'](MUSICAL_[A-Z_]+)[\"']", path.read_text(encoding="utf-8"))
     }
-    documented = {word for tag in _tags("ENVIRONMENT") for word in tag}
-    assert read and not read - documented, sorted(read - documented)
+    for page in COMMAND_PAGES:
+        documented = {word for tag in _tags("ENVIRONMENT", page) for word in tag}
+        assert read and not read - documented, (_page_id(page), sorted(read - documented))
 
 
 README_MAX_LINES = 200
@@ -388,15 +510,15 @@ def _width(line: str) -> int:
                for c in line)
 
 
-# The page as a reader sees it at 80 columns: `MANWIDTH=80 man -l` runs tbl and groff with a line
-# length of 78 (two columns of margin); mandoc is asked for the same width.
+# The page as a reader sees it at 80 columns: `MANWIDTH=80 man -l` runs preconv, tbl and groff
+# with a line length of 78 (two columns of margin); mandoc is asked for the same width.
 RENDERERS = {
-    "groff": ["groff", "-t", "-man", "-Tutf8", "-rLL=78n", "-ww", "-P-cbou"],
+    "groff": ["groff", "-k", "-t", "-man", "-Tutf8", "-rLL=78n", "-ww", "-P-cbou"],
     "mandoc": ["mandoc", "-Tutf8", "-O", "width=78"],
 }
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+@pytest.mark.parametrize("page", ALL_PAGES, ids=_page_id)
 @pytest.mark.parametrize("tool", sorted(RENDERERS))
 def test_page_fits_80_columns(tool, page):
     """No warning (such as tbl's "table wider than line width") and no line over 80 columns: an
@@ -407,13 +529,14 @@ def test_page_fits_80_columns(tool, page):
                             env={**os.environ, "LC_ALL": "C.UTF-8"})
     assert result.returncode == 0
     warnings = result.stderr.decode("utf-8", "replace").strip()
-    assert warnings == "", f"{tool} at 80 columns complains about man/{page.name}:\n{warnings}"
+    assert warnings == "", f"{tool} at 80 columns complains about man/{_page_id(page)}:\n{warnings}"
     text = re.sub(r".\x08", "", result.stdout.decode("utf-8"))  # overstrike bold, if any is left
     wide = [line for line in text.splitlines() if _width(line) > 80]
-    assert not wide, f"lines wider than 80 columns in man/{page.name}:\n" + "\n".join(wide)
+    assert not wide, f"lines wider than 80 columns in man/{_page_id(page)}:\n" + "\n".join(wide)
 
 
 def test_the_record_s_schema_version_is_the_one_in_its_format():
     from musical_cli.store import SCHEMA_VERSION
 
     assert f"schema version {SCHEMA_VERSION}" in _plain(_section("THE RECORD", FORMATS))
+    assert f"версия схемы {SCHEMA_VERSION}" in _plain(_section("THE RECORD", RU_FORMATS))

@@ -8,6 +8,9 @@ from hypothesis import strategies as st
 
 from musical_cli.deals import DealNumber
 from musical_cli.game import IllegalMove
+from musical_cli.games import GAMES
+from musical_cli.games.calculation.rules import CALCULATION
+from musical_cli.games.crazy_quilt.rules import CRAZY_QUILT
 from musical_cli.games.musical.rules import MUSICAL
 from musical_cli.moves import DEAL, FOUNDATION, PILE, REDEAL, WASTE, Deal, F, P, Place, Redeal, Transfer, W
 from musical_cli.notation import NotationError, format_move, parse, parse_move, resolve
@@ -90,7 +93,36 @@ def test_junk_is_a_notation_error(text):
         parse_move(text)
     assert isinstance(caught.value, ValueError)
     assert caught.value.text == text
-    assert "moves look like" in str(caught.value)
+    assert "moves look like" not in str(caught.value)  # no game in hand: no game's moves
+    with pytest.raises(NotationError) as caught:
+        parse_move(text, MUSICAL, MUSICAL.default_rules())
+    assert caught.value.text == text
+    assert str(caught.value).endswith("(moves look like d, w f2, redeal)")
+
+
+# Each game's default rules and its calibrated ones (Persian Rug among them, with moves of its own).
+RULE_SETS = [(game, rules) for game in GAMES.values()
+             for rules in {game.default_rules(), *game.difficulty_bands()}]
+
+
+@pytest.mark.parametrize(("game", "rules"), RULE_SETS, ids=lambda x: getattr(x, "name", repr(x)))
+def test_each_games_examples_are_its_own_moves_written_canonically(game, rules):
+    examples = game.move_examples(rules)
+    assert len(examples) == len(game.notation_for(rules))
+    for example in examples:
+        assert str(parse_move(example)) == example
+        assert example.split()[0].rstrip("0123456789") in game.move_words(rules)
+
+
+def test_a_bad_move_shows_the_moves_of_the_game_in_hand_under_its_rules():
+    persian = CRAZY_QUILT.rules_from_options({"reserves": "yes"})
+    state = CRAZY_QUILT.opening(DealNumber(1), persian)
+    with pytest.raises(NotationError) as caught:
+        parse(CRAZY_QUILT, state, "undo")
+    assert str(caught.value) == "'undo': not a move (moves look like q23 f4, q23 r4, r2 f3, r2 r3)"
+    with pytest.raises(NotationError) as caught:
+        parse(CALCULATION, CALCULATION.opening(DealNumber(1)), "undo")
+    assert str(caught.value) == "'undo': not a move (moves look like d, w f2, w p2, p2 f3)"
 
 
 def test_pile_zero_alone_is_a_notation_error():

@@ -124,3 +124,55 @@ def test_q_7_leaves_the_crazy_quilt_shell_running(spawn):
     assert "q78 f2" in term.run("moves")
     term.child.send("quit\r")
     term.child.expect(pexpect.EOF)
+
+
+def test_auto_on_plays_the_safe_moves_and_one_undo_takes_them_back(spawn):
+    """Deal 1 of Musical: J♦ and 2♦ fit no foundation, so with 'auto on' the deal after the
+    player's 'd' plays two more deals by itself (the only move each time); one 'undo' takes the
+    three back."""
+    term = spawn("--seed", "1")
+    term.until(PROMPT)
+    assert "auto is on" in term.run("auto on")
+    out = term.run("d")
+    assert "auto: d d" in out
+    term.until("· 3 moves ·")
+    assert "undid 3 moves" in term.run("undo")
+    term.until("· 0 moves ·")
+    term.child.send("quit\r")
+    term.child.expect(pexpect.EOF)
+
+
+def test_new_game_switches_game_completed_by_tab(spawn):
+    term = spawn("--seed", "1")
+    term.until(PROMPT)
+    term.run("d")
+    # Tab completes --game, then crazy-quilt (each drawn before the next key: a key typed while
+    # the completion is found cancels it)
+    term.child.send("new --ga\t")
+    term.until("me")
+    term.child.send(" cr\t")
+    term.until("azy-quilt")
+    term.child.send(" 5\r")
+    term.until("End it? [y/N]")  # a game in play ends only with the player's word
+    term.child.send("y\r")
+    i, out = term.until(PROMPT)
+    assert "Crazy Quilt, deal 5" in out
+    term.until("Crazy Quilt deal 5 · pass 1 of 2 · 0 moves")
+    assert re.search(r"legal: q\d\d", term.run("moves"))
+    term.child.send("quit\r")
+    term.child.expect(pexpect.EOF)
+    wide = [t for raw in term.seen for t in lines(raw) if len(t) > 80]
+    assert not wide, wide
+
+
+def test_the_toolbar_shows_the_active_time_and_it_ticks(spawn):
+    term = spawn("--seed", "1")
+    shown = " Musical deal 1 · pass 1 of 3 · 0 moves · 44 to build · time 0:0"
+    term.until(shown)
+    # Nothing typed, the toolbar is drawn again each second: prompt_toolkit rewrites only what
+    # changed, the clock's last digit, moving the cursor to its column first.
+    tick = re.compile(rf"\x1b\[{len(shown)}C(\x1b\[[0-9;]*m)*[2-9]")
+    while term.child.expect([tick, re.escape(CPR)]) == 1:
+        term.child.send("\x1b[24;1R")
+    term.child.send("quit\r")
+    term.child.expect(pexpect.EOF)

@@ -885,13 +885,6 @@ def test_calculation_counts_the_players_moves_as_the_status_line_does(data, caps
     assert q("resume").startswith("resumed game @1: deal 1, 3 moves,")
 
 
-def test_the_games_that_turn_their_card_by_themselves_are_the_stores(data):
-    from musical_cli.games import GAMES
-    from musical_cli.store import TURNED_BY_ITSELF
-
-    assert TURNED_BY_ITSELF == {name for name, game in GAMES.items() if game.auto_turn}
-
-
 def test_the_rating_of_a_game_in_play_is_not_shown(data, capsys):
     """It would give the game away (and Calculation's reads the hidden stock): history --json
     gives it once the game is over."""

@@ -412,6 +412,39 @@ def test_safe_moves_keep_winnability(redeals):
             assert solve(MUSICAL, after, budget=30).result == "won"
 
 
+def test_the_sure_move_is_as_good_as_the_position():
+    """Game.sure_move (the waste top to the one foundation that can ever take its rank, wanting
+    it now) against plain exhaustive search: the position after it is won exactly when the
+    position before it is (after is reachable from before, so lost stays lost; the rule's claim is
+    that won stays won). Checked along random play near the end of real deals."""
+    checked = {"won": 0, "lost": 0}
+    for k in range(30):
+        state = near_end(1 + k % 10, seed=100 + k, cards_left=12, redeals=(1, 2, None)[k % 3])
+        rng = random.Random(k)
+        while MUSICAL.outcome(state) is Outcome.IN_PLAY:
+            move = MUSICAL.sure_move(state)
+            if move is not None:
+                assert move in MUSICAL.legal_moves(state)
+                before = brute_force(state)
+                assert brute_force(MUSICAL.apply(state, move)) == before, (state, move)
+                checked[before] += 1
+            state = MUSICAL.apply(state, rng.choice(MUSICAL.legal_moves(state)))
+    assert checked["won"] >= 50 and checked["lost"] >= 10, checked
+
+
+def test_safe_moves_within_a_node_limit():
+    """The search for the only move not proven lost (rule 3) stops at its node limit: what it
+    plays then is the moves the rules alone prove safe, and every one keeps a win a win."""
+    for k in range(6):
+        state = near_end(1 + k, seed=200 + k, cards_left=20, redeals=2)
+        if MUSICAL.outcome(state) is not Outcome.IN_PLAY:
+            continue
+        moves = safe_moves(MUSICAL, state, budget=None, nodes=2_000)
+        if solve(MUSICAL, state, budget=None, nodes=2_000_000).result == "won":
+            assert solve(MUSICAL, MUSICAL.play(state, moves), budget=None, nodes=2_000_000).result == "won"
+    assert safe_moves(MUSICAL, opening(1, 2), budget=None, nodes=0) == (DEAL, DEAL, DEAL)  # no search: J♦, 2♦ fit nothing
+
+
 def test_safe_moves_forced_deal():
     state = opening(1, 2)
     moves = safe_moves(MUSICAL, state, budget=0)

@@ -62,7 +62,7 @@ def test_text_json_and_from(tmp_path, capsys):
     # Deals 1-3 at no redeal: all lost (known; tests/test_stats.py), so the interval is Wilson's for 0 of 3.
     status, text = stats(capsys, "1-3", "--redeals", "0", "--workers", "1", "--out", str(out))
     assert status == 0
-    assert "  win rate 95% interval 0.0% to 56.1% (Wilson; unknown deals counted as lost, then as won)" in text
+    assert "win rate 95% interval 0.0% to 56.1% (Wilson; unknown deals counted as lost, then as won)" in " ".join(text.split())
     status, text = stats(capsys, "1-3", "--redeals", "0", "--workers", "1", "--json")
     assert json.loads(text)["interval"] == [0.0, 0.5615]
     # --from reports the same interval from the file alone.

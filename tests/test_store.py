@@ -4,6 +4,7 @@ missing data directory), with two processes writing at once."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -11,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import types
 from pathlib import Path
 
 import pytest
@@ -290,6 +292,23 @@ def test_streaks_follow_the_order_games_were_finished_in():
 def test_nothing_played_has_no_win_rate():
     (f,) = figures([_row(1, "in play")])
     assert (f.played, f.win_rate, f.to_json()["win_percent"]) == (0, None, None)
+
+
+def test_the_moves_a_player_made_leave_out_the_cards_the_game_turned_by_itself():
+    """The store asks the registry which games turn their next card up by themselves: a game
+    registered here, which the store cannot know by name, is counted as its auto_turn says."""
+    from musical_cli import games
+
+    turner = types.SimpleNamespace(name="toy-turner", aliases=(), auto_turn=True)
+    games.register(turner)
+    try:
+        for game in (*games.GAMES, "no-such-game"):
+            row = dataclasses.replace(_row(1, "in play", moves=7, game=game), turns=4, plies=9, turns_ahead=1)
+            turned = game in games.GAMES and games.GAMES[game].auto_turn
+            assert (row.player_moves, row.player_redo) == ((3, 1) if turned else (7, 2)), game
+    finally:
+        games.unregister(turner)
+    assert "toy-turner" not in games.GAMES
 
 
 def test_duration():

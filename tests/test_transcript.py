@@ -608,6 +608,16 @@ def test_broken_transcripts_name_the_line(capsys, tmp_path, text, line, words):
     assert "internal error" not in err
 
 
+def test_a_bad_line_shows_the_moves_of_the_transcripts_game(capsys, tmp_path):
+    """Persian Rug's moves, not another game's: it has no stock and no waste."""
+    path = tmp_path / "persian.txt"
+    path.write_text("format: musical-transcript 1\ngame: crazy-quilt\ndeal: 1\nreserves: yes\nundo\n",
+                    encoding="utf-8")
+    status, out, err = cli(capsys, "verify", str(path))
+    assert (status, out) == (3, "")
+    assert err == f"{path}: line 5: 'undo': not a move (moves look like q23 f4, q23 r4, r2 f3, r2 r3)\n"
+
+
 def test_broken_transcripts_through_the_command(tmp_path):
     for k, (text, line) in enumerate([("format: musical-transcript 2\ngame: musical\ndeal: 1\n", 1),
                                       ("format: musical-transcript 1\ngame: chess\ndeal: 1\n", 2),

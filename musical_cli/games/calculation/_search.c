@@ -11,12 +11,11 @@
  * as RankSolver asks for it; its use on the last stock cards (RELAX_STOCK) is Python's only.
  *
  * A pile is its cards bottom first, one byte a card: the rank in the low nibble, the foundations
- * that declined it in the high one, exactly the bytes of solver.py's pile integers.
+ * that declined it in the high one, exactly the bytes of solver.py's pile integers. The hash
+ * table (the transposition table's two generations, the caches), its hash and the glue to Python
+ * are in ../_core/search_common.h, which the three games' cores share.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stdint.h>
-#include <string.h>
+#include "search_common.h"
 
 #define NF 4
 #define MAXP 52     /* cards a pile can hold */
@@ -28,6 +27,7 @@
 #define MAX_STEP 100
 #define PROVED (1 << 30)
 #define KEYMAX (6 + MAXPILES * (MAXP + 1))
+_Static_assert(KEYMAX <= TABLE_KEY_MAX, "a transposition key must fit the table's length byte");
 
 /* dfs results, as solver.py's WON, LOST, CUT; R_ERROR: a Python exception is set */
 #define WON 1
@@ -55,148 +55,6 @@ static int SEQ[NF][13];   /* SEQ[x][pos]: the rank at pos of foundation x */
 static int POS[NF][14];   /* POS[x][r]: where rank r stands in foundation x's sequence */
 static int WANT[NF][14];  /* WANT[x][h]: the rank x wants at height h (0 when complete) */
 
-/* ---- a hash table over byte-string keys kept in an arena (the transposition table, and the
- * cache of fronts) ----------------------------------------------------------------------- */
-
-typedef struct {
-    uint32_t hash;
-    uint32_t off; /* offset + 1 into the arena; 0: empty */
-    int32_t val;
-} Slot;
-
-typedef struct {
-    Slot *slots;
-    size_t cap; /* a power of two */
-    size_t count;
-    uint8_t *arena; /* each key: its length, then its bytes */
-    size_t used, size;
-} Table;
-
-static uint32_t
-key_hash(const uint8_t *key, int len)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (int i = 0; i < len; i++) {
-        h ^= key[i];
-        h *= 1099511628211ULL;
-    }
-    return (uint32_t)(h ^ (h >> 32));
-}
-
-static int
-table_init(Table *t)
-{
-    t->cap = 1 << 12;
-    t->count = 0;
-    t->slots = PyMem_Calloc(t->cap, sizeof(Slot));
-    t->size = 1 << 16;
-    t->used = 0;
-    t->arena = PyMem_Malloc(t->size);
-    if (t->slots == NULL || t->arena == NULL) {
-        PyMem_Free(t->slots);
-        PyMem_Free(t->arena);
-        t->slots = NULL;
-        t->arena = NULL;
-        return -1;
-    }
-    return 0;
-}
-
-static void
-table_free(Table *t)
-{
-    PyMem_Free(t->slots);
-    PyMem_Free(t->arena);
-    t->slots = NULL;
-    t->arena = NULL;
-    t->cap = t->count = t->used = t->size = 0;
-}
-
-/* the slot holding key, or the empty slot where it would go */
-static Slot *
-table_find(const Table *t, const uint8_t *key, int len, uint32_t hash)
-{
-    size_t mask = t->cap - 1;
-    size_t i = hash & mask;
-    for (;;) {
-        Slot *s = &t->slots[i];
-        if (s->off == 0)
-            return s;
-        if (s->hash == hash) {
-            const uint8_t *k = t->arena + s->off - 1;
-            if (k[0] == len && memcmp(k + 1, key, len) == 0)
-                return s;
-        }
-        i = (i + 1) & mask;
-    }
-}
-
-static int
-table_get(const Table *t, const uint8_t *key, int len, uint32_t hash, int *val)
-{
-    if (t->slots == NULL)
-        return 0;
-    Slot *s = table_find(t, key, len, hash);
-    if (s->off == 0)
-        return 0;
-    *val = s->val;
-    return 1;
-}
-
-static int
-table_grow(Table *t)
-{
-    size_t cap = t->cap * 2;
-    Slot *slots = PyMem_Calloc(cap, sizeof(Slot));
-    if (slots == NULL)
-        return -1;
-    for (size_t i = 0; i < t->cap; i++) {
-        Slot *s = &t->slots[i];
-        if (s->off) {
-            size_t j = s->hash & (cap - 1);
-            while (slots[j].off)
-                j = (j + 1) & (cap - 1);
-            slots[j] = *s;
-        }
-    }
-    PyMem_Free(t->slots);
-    t->slots = slots;
-    t->cap = cap;
-    return 0;
-}
-
-/* insert or overwrite; -1 when out of memory */
-static int
-table_put(Table *t, const uint8_t *key, int len, uint32_t hash, int val)
-{
-    Slot *s = table_find(t, key, len, hash);
-    if (s->off) {
-        s->val = val;
-        return 0;
-    }
-    if (t->used + len + 1 > t->size) {
-        size_t size = t->size * 2;
-        uint8_t *arena = PyMem_Realloc(t->arena, size);
-        if (arena == NULL)
-            return -1;
-        t->arena = arena;
-        t->size = size;
-    }
-    if (t->used + len + 1 >= UINT32_MAX)
-        return -1;
-    uint8_t *k = t->arena + t->used;
-    k[0] = (uint8_t)len;
-    memcpy(k + 1, key, len);
-    s->hash = hash;
-    s->off = (uint32_t)(t->used + 1);
-    s->val = val;
-    t->used += len + 1;
-    t->count++;
-    if (t->count * 2 > t->cap)
-        return table_grow(t);
-    return 0;
-}
-
 /* ---- the search ------------------------------------------------------------------------- */
 
 typedef struct {
@@ -208,12 +66,11 @@ typedef struct {
 
 typedef struct {
     PyObject_HEAD
+    Generations tt; /* the transposition table (first: GenerationsHead) */
     int n, npiles;
     int relax; /* the free-stock relaxation on revisits (solver._Search.relax_revisits) */
     uint8_t stock[MAXP];
     int next_at[MAXP + 1][14]; /* solver._Search.next_at */
-    long tt_max;
-    Table young, old;
     /* the line (solver._Search.path) */
     int path[4 * MAXP + 16];
     int npath;
@@ -221,6 +78,7 @@ typedef struct {
     PyObject *search;
     long long nodes;
 } Core;
+_Static_assert(offsetof(Core, tt) == offsetof(GenerationsHead, tt), "Core begins as GenerationsHead");
 
 static inline int
 want_mask(const Pos *p, int r)
@@ -307,7 +165,7 @@ front(Fronts *s, const uint8_t *pile, int len)
         /* kept at offset 0 of the arena, put there when the cache is (re)started */
         return 0;
     }
-    uint32_t hash = key_hash(pile, len);
+    uint32_t hash = table_hash(pile, len);
     int val;
     if (table_get(&s->fronts, pile, len, hash, &val))
         return val;
@@ -361,7 +219,7 @@ front(Fronts *s, const uint8_t *pile, int len)
     s->fr[off] = (uint32_t)kept;
     memcpy(s->fr + off + 1, s->scratch, kept * sizeof(uint32_t));
     s->frused += kept + 1;
-    if (off > INT32_MAX || table_put(&s->fronts, pile, len, hash, (int)off) < 0)
+    if (off > INT32_MAX || table_put(&s->fronts, pile, len, hash, (int)off) == NULL)
         return -1;
     return off;
 }
@@ -509,7 +367,7 @@ relaxed(Relax q, int *free, int *counts)
     }
     uint8_t key[KEYMAX];
     int klen = relax_key(&q, key), val;
-    uint32_t hash = key_hash(key, klen);
+    uint32_t hash = table_hash(key, klen);
     if (table_get(&RELAXED, key, klen, hash, &val)) {
         result = val;
         goto done;
@@ -581,7 +439,7 @@ relaxed(Relax q, int *free, int *counts)
             }
         }
     }
-    if (result >= 0 && table_put(&RELAXED, key, klen, hash, result) < 0)
+    if (result >= 0 && table_put(&RELAXED, key, klen, hash, result) == NULL)
         result = -1;
 done:
     for (int i = 0; i < ntook; i++)
@@ -602,7 +460,7 @@ relaxed_winnable(const Pos *p, int npiles)
     }
     uint8_t key[KEYMAX];
     int klen = relax_key(&q, key), val;
-    uint32_t hash = key_hash(key, klen);
+    uint32_t hash = table_hash(key, klen);
     if (table_get(&RELAXED, key, klen, hash, &val))
         return val;
     int counts[14] = {0}, free[14] = {0};
@@ -620,7 +478,7 @@ relaxed_winnable(const Pos *p, int npiles)
             return -1;
     }
     int got = relaxed(q, free, counts);
-    if (got >= 0 && table_put(&RELAXED, key, klen, hash, got) < 0)
+    if (got >= 0 && table_put(&RELAXED, key, klen, hash, got) == NULL)
         return -1;
     return got;
 }
@@ -857,43 +715,30 @@ static int
 lookup(const Core *s, const uint8_t *key, int len, uint32_t hash)
 {
     int val;
-    if (table_get(&s->young, key, len, hash, &val))
+    if (table_get(&s->tt.young, key, len, hash, &val))
         return val;
-    if (table_get(&s->old, key, len, hash, &val))
+    if (table_get(&s->tt.old, key, len, hash, &val))
         return val;
     return -1;
 }
 
-/* solver._Search.store: -1 when out of memory */
+/* solver._Search.store: 0, or -1 with MemoryError */
 static int
 store(Core *s, const uint8_t *key, int len, uint32_t hash, int allow)
 {
     int val;
-    int have = table_get(&s->young, key, len, hash, &val);
-    if (!have && (long)s->young.count >= s->tt_max) {
-        /* the young generation is full: it becomes the old one, the old one is dropped */
-        table_free(&s->old);
-        s->old = s->young;
-        if (table_init(&s->young) < 0)
-            return -1;
+    int have = table_get(&s->tt.young, key, len, hash, &val);
+    /* a key already young is updated in place, so only a new one ages a full generation */
+    if (!have && generations_full(&s->tt) && generations_age(&s->tt) < 0)
+        return -1;
+    if ((!have || val < allow) && table_put(&s->tt.young, key, len, hash, allow) == NULL) {
+        PyErr_NoMemory();
+        return -1;
     }
-    if (!have || val < allow)
-        return table_put(&s->young, key, len, hash, allow);
     return 0;
 }
 
 /* ---- the depth-first search (solver._Search.dfs) ---------------------------------------- */
-
-static int
-set_nodes(Core *s)
-{
-    PyObject *v = PyLong_FromLongLong(s->nodes);
-    if (v == NULL)
-        return -1;
-    int err = PyObject_SetAttrString(s->search, "nodes", v);
-    Py_DECREF(v);
-    return err;
-}
 
 static int
 count_node(Core *s)
@@ -901,12 +746,9 @@ count_node(Core *s)
     s->nodes++;
     if (s->nodes & 255)
         return 0;
-    if (set_nodes(s) < 0)
+    /* tick() may raise _Timeout, KeyboardInterrupt, ...: it propagates */
+    if (nodes_write(s->search, s->nodes) < 0 || tick_method(s->search) < 0)
         return R_ERROR;
-    PyObject *r = PyObject_CallMethod(s->search, "tick", NULL);
-    if (r == NULL)
-        return R_ERROR; /* _Timeout, KeyboardInterrupt, ...: propagates */
-    Py_DECREF(r);
     return 0;
 }
 
@@ -959,7 +801,7 @@ dfs(Core *s, Pos pos, int allow)
     }
     uint8_t key[KEYMAX];
     int klen = make_key(s, p, key);
-    uint32_t hash = key_hash(key, klen);
+    uint32_t hash = table_hash(key, klen);
     int got = lookup(s, key, klen, hash);
     if (got >= allow) {
         s->npath = mark;
@@ -974,10 +816,8 @@ dfs(Core *s, Pos pos, int allow)
         }
         if (!ok) {
             s->npath = mark;
-            if (store(s, key, klen, hash, PROVED) < 0) {
-                PyErr_NoMemory();
+            if (store(s, key, klen, hash, PROVED) < 0)
                 return R_ERROR;
-            }
             return LOST;
         }
     }
@@ -1017,10 +857,8 @@ dfs(Core *s, Pos pos, int allow)
             cut = 1;
     }
     s->npath = mark;
-    if (store(s, key, klen, hash, cut ? allow : PROVED) < 0) {
-        PyErr_NoMemory();
+    if (store(s, key, klen, hash, cut ? allow : PROVED) < 0)
         return R_ERROR;
-    }
     return cut ? CUT : LOST;
 }
 
@@ -1298,8 +1136,7 @@ fronts_start(Fronts *s)
 static void
 Core_dealloc(Core *s)
 {
-    table_free(&s->young);
-    table_free(&s->old);
+    generations_free(&s->tt);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
@@ -1328,7 +1165,6 @@ Core_init(Core *s, PyObject *args, PyObject *kwds)
         return -1;
     }
     s->npiles = npiles;
-    s->tt_max = tt_max;
     /* next_at[k][r]: how many deals from position k until a card of rank r turns up, exactly as
      * solver.py builds it (NEVER plus one a step back for a rank that never turns up again) */
     for (int r = 0; r < 14; r++)
@@ -1338,13 +1174,7 @@ Core_init(Core *s, PyObject *args, PyObject *kwds)
             s->next_at[i][r] = s->next_at[i + 1][r] + 1;
         s->next_at[i][s->stock[i]] = 1;
     }
-    table_free(&s->young);
-    table_free(&s->old);
-    if (table_init(&s->young) < 0) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    return 0;
+    return generations_start(&s->tt, tt_max);
 }
 
 static PyObject *
@@ -1381,76 +1211,40 @@ Core_dfs(Core *s, PyObject *args)
     }
     pos.wr = (uint8_t)wr;
     pos.k = (uint8_t)k;
-    PyObject *v = PyObject_GetAttrString(search, "nodes");
-    if (v == NULL)
-        return NULL;
-    s->nodes = PyLong_AsLongLong(v);
-    Py_DECREF(v);
-    if (s->nodes == -1 && PyErr_Occurred())
+    if (nodes_read(search, &s->nodes) < 0)
         return NULL;
     s->search = search;
     s->npath = 0;
     int res = dfs(s, pos, allow);
     s->search = NULL;
     /* the count goes back to the search however the search ended */
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    s->search = search;
-    int err = set_nodes(s);
-    s->search = NULL;
-    if (err < 0) {
-        Py_XDECREF(type);
-        Py_XDECREF(value);
-        Py_XDECREF(tb);
+    if (nodes_hand_back(search, s->nodes, res == R_ERROR) < 0)
         return NULL;
-    }
-    if (type != NULL) {
-        PyErr_Restore(type, value, tb);
-        return NULL;
-    }
-    if (res == R_ERROR) {
-        PyErr_SetString(PyExc_SystemError, "Calculation core: an error without an exception");
-        return NULL;
-    }
     return PyLong_FromLong(res);
+}
+
+/* a move of the path as solver.py's move tuple */
+static PyObject *
+move_tuple(const void *path, Py_ssize_t i)
+{
+    int m = ((const int *)path)[i];
+    switch (KIND(m)) {
+    case M_PF:
+        return Py_BuildValue("(iii)", M_PF, PILE(m), FOUND(m));
+    case M_WF:
+        return Py_BuildValue("(ii)", M_WF, FOUND(m));
+    case M_WP:
+        return Py_BuildValue("(ii)", M_WP, PILE(m));
+    default:
+        return Py_BuildValue("(i)", M_DEAL);
+    }
 }
 
 /* the line of the last dfs that won, as solver.py's move tuples */
 static PyObject *
 Core_line(Core *s, PyObject *Py_UNUSED(ignored))
 {
-    PyObject *out = PyList_New(s->npath);
-    if (out == NULL)
-        return NULL;
-    for (int i = 0; i < s->npath; i++) {
-        int m = s->path[i];
-        PyObject *t;
-        switch (KIND(m)) {
-        case M_PF:
-            t = Py_BuildValue("(iii)", M_PF, PILE(m), FOUND(m));
-            break;
-        case M_WF:
-            t = Py_BuildValue("(ii)", M_WF, FOUND(m));
-            break;
-        case M_WP:
-            t = Py_BuildValue("(ii)", M_WP, PILE(m));
-            break;
-        default:
-            t = Py_BuildValue("(i)", M_DEAL);
-        }
-        if (t == NULL) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyList_SET_ITEM(out, i, t);
-    }
-    return out;
-}
-
-static PyObject *
-Core_tt_size(Core *s, PyObject *Py_UNUSED(ignored))
-{
-    return Py_BuildValue("(nn)", (Py_ssize_t)s->young.count, (Py_ssize_t)s->old.count);
+    return list_of(s->path, s->npath, move_tuple);
 }
 
 static PyMethodDef Core_methods[] = {
@@ -1459,29 +1253,19 @@ static PyMethodDef Core_methods[] = {
      "solver._Search.dfs from this position (heights: 4 bytes; piles: a tuple of bytes, bottom "
      "first); search.nodes is read and written and search.tick() called every 256 nodes."},
     {"line", (PyCFunction)Core_line, METH_NOARGS, "The path of the last dfs that won."},
-    {"tt_size", (PyCFunction)Core_tt_size, METH_NOARGS,
-     "The entries of the transposition table's two generations (young, old)."},
+    TT_SIZE_METHOD,
     {NULL, NULL, 0, NULL},
 };
 
-static PyTypeObject CoreType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "musical_cli.games.calculation._search.Core",
-    .tp_doc = "Core(stock, piles, tt_max, relax=False): solver._Search's search in C, node for node, with "
-              "its own transposition table (kept across dfs calls).",
-    .tp_basicsize = sizeof(Core),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)Core_init,
-    .tp_dealloc = (destructor)Core_dealloc,
-    .tp_methods = Core_methods,
-};
+static PyTypeObject CoreType = CORE_TYPE(
+    "musical_cli.games.calculation._search.Core",
+    "Core(stock, piles, tt_max, relax=False): solver._Search's search in C, node for node, with "
+    "its own transposition table (kept across dfs calls).",
+    Core, Core_init, Core_dealloc, Core_methods);
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_search",
+static struct PyModuleDef module = CORE_MODULE(
     "The Calculation solver's search in C (optional; solver.py has the same in Python).",
-    -1, module_methods, NULL, NULL, NULL, NULL,
-};
+    module_methods);
 
 PyMODINIT_FUNC
 PyInit__search(void)
@@ -1508,16 +1292,5 @@ PyInit__search(void)
         PyErr_NoMemory();
         return NULL;
     }
-    if (PyType_Ready(&CoreType) < 0)
-        return NULL;
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL)
-        return NULL;
-    Py_INCREF(&CoreType);
-    if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) {
-        Py_DECREF(&CoreType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
+    return module_with_core(&module, &CoreType);
 }

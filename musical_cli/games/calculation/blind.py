@@ -31,18 +31,14 @@ from dataclasses import dataclass, replace
 
 from ...cards import new_deck
 from ...game import DIFFICULTY_NODES, Outcome
-from ...moves import DEAL, F, Move, P, Transfer, W
-from .rules import CALCULATION, SEQUENCES, CalculationState
-from .solver import CORE, RankSolver, clearable_on, pack_heights, solve_calculation
+from ...moves import DEAL, F, Move, P, Place, Transfer, W
+from .rules import CALCULATION, CalculationState
+from .solver import CORE, POS, WANT, RankSolver, clearable_on, pack_heights, solve_calculation
 
 __all__ = [
     "View", "view_of", "blind_move", "blind_play", "hint_calculation", "safe_calculation_moves",
     "heuristic_move", "clear_caches", "witness",
 ]
-
-SEQ = SEQUENCES
-POS: tuple[tuple[int, ...], ...] = tuple(tuple(seq.index(r) if r else -1 for r in range(14)) for seq in SEQ)
-WANT: tuple[tuple[int, ...], ...] = tuple(tuple(seq) + (0,) for seq in SEQ)
 
 ROLLOUTS = 300  # shuffles played out per decision, by default
 HALVING = 4  # they are spent in this many rounds, keeping the better half of the options each time
@@ -234,9 +230,13 @@ ROLLOUT_CORE = CORE
 # --- options ----------------------------------------------------------------------------------------------
 
 
-def _options(v: View) -> list[tuple[Move, tuple[int, ...], tuple[tuple[int, ...], ...], int]]:
+# A move and the position it leads to: (the move, heights, piles, the waste card's rank or 0).
+Option = tuple[Move, tuple[int, ...], tuple[tuple[int, ...], ...], int]
+
+
+def _options(v: View) -> list[Option]:
     """The distinct legal moves, each with the position it leads to (heights, piles, waste)."""
-    out = []
+    out: list[Option] = []
     h = v.heights
     seen_piles = set()
     for j, p in enumerate(v.piles):
@@ -312,7 +312,7 @@ def blind_move(state: CalculationState, seed: int = 0, rollouts: int = ROLLOUTS)
     return _choose(v, options, seed, rollouts)
 
 
-def _choose(v: View, options, seed: int, rollouts: int) -> Move:
+def _choose(v: View, options: list[Option], seed: int, rollouts: int) -> Move:
     """The option with the best total over shuffles of the unseen cards (common random numbers:
     every option still in the running meets the same shuffles), found by successive halving:
     every option gets the first batch of shuffles, the better half the next batch, and so on."""
@@ -335,10 +335,10 @@ def _choose(v: View, options, seed: int, rollouts: int) -> Move:
                     totals[i] += 1.0 if got == "won" else 0.5 if got == "unknown" else 0.0
         elif ROLLOUT_CORE is not None:
             # The same rollouts in C (the same scores, summed in the same order).
-            chunk = [bytes(order) for order in chunk]
+            stocks = [bytes(order) for order in chunk]
             for i in alive:
                 _, h, piles, waste = options[i]
-                totals[i] += ROLLOUT_CORE.rollouts(bytes(h), tuple(bytes(p) for p in piles), waste, chunk,
+                totals[i] += ROLLOUT_CORE.rollouts(bytes(h), tuple(bytes(p) for p in piles), waste, stocks,
                                                    EMPTY_COST, DEPTH_COST, BUILT_SHARE)
         else:
             for i in alive:
@@ -448,7 +448,7 @@ def safe_calculation_moves(state: CalculationState) -> tuple[Move, ...]:
 def _safe_play(state: CalculationState) -> Move | None:
     v = view_of(state)
     h = v.heights
-    at_hand: dict[int, list] = {}
+    at_hand: dict[int, list[Place]] = {}
     if v.waste:
         at_hand.setdefault(v.waste, []).append(W)
     for j, pile in enumerate(v.piles):
@@ -460,11 +460,6 @@ def _safe_play(state: CalculationState) -> Move | None:
         if needing and wanting == needing and len(places) == len(needing):
             return Transfer(places[0], F(needing[0] + 1))
     return None
-
-
-# The game's hooks (Game.blind_hint, Game.blind_safe_moves; Game.blind_play is blind_play).
-blind_hint = hint_calculation
-blind_safe_moves = safe_calculation_moves
 
 
 ESTIMATE_DEALS = 30  # orders of the unseen cards the blind player plays out, for the coach

@@ -11,11 +11,13 @@ Rule options: ``piles`` (4, or 3) and ``bases`` (True; with False no A, 2, 3, 4 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ...cards import Card, a_rank
-from ...game import Foundations, Game, RuleOption, RulesError, parse_yes_no, yes_no
+from ...deals import DealNumber
+from ...game import Foundations, Game, Progress, RuleOption, RulesError, parse_yes_no, yes_no
 from ...moves import DEAL, FOUNDATION, PILE, WASTE, Deal, F, Move, P, Transfer, W
 
 FOUNDATIONS = 4
@@ -69,7 +71,7 @@ class CalculationState(Foundations):
         return self.waste[-1] if self.waste else None
 
 
-class Calculation(Game):
+class Calculation(Game[CalculationState, CalculationRules]):
     name = "calculation"
     title = "Calculation"
     aliases = ("broken-intervals",)
@@ -129,7 +131,6 @@ class Calculation(Game):
         if isinstance(move, Transfer):
             return self._transfer(state, move)
         self._refuse(state, move, "Calculation has no redeal")
-        raise AssertionError  # unreachable: _refuse raises
 
     def _transfer(self, state: CalculationState, move: Transfer) -> CalculationState:
         source, target = move.source, move.target
@@ -175,6 +176,68 @@ class Calculation(Game):
 
     def cards_to_build(self, state: CalculationState) -> int:
         return 52 - sum(len(f) for f in state.foundations)
+
+    # --- the view, the solver and the blind player, imported when first asked for -----------
+    def variant_title(self, rules: CalculationRules | None = None) -> str:
+        if rules is None:
+            return self.title
+        from .view import variant_title
+
+        return variant_title(self, rules)
+
+    def draw(self, state: CalculationState, ascii: bool = False) -> list[tuple[str, str]]:
+        from .view import draw
+
+        return draw(state, ascii)
+
+    def opening_record(self, deal: DealNumber, state: CalculationState) -> dict[str, Any]:
+        from .view import opening_record
+
+        return opening_record(self, deal, state)
+
+    def own_search(self, state: CalculationState, budget: float | None, progress: Progress | None,
+                   nodes: int | None = None) -> tuple[str, tuple[Move, ...], int]:
+        from .solver import search
+
+        return search(state, budget, progress, nodes)
+
+    def witness(self, state: CalculationState, budget: float | None, nodes: int | None, used: int,
+                progress: Progress | None = None) -> tuple[Move, ...] | None:
+        from .blind import witness
+
+        return witness(state, budget, nodes, used, progress)
+
+    def difficulty_bands(self) -> Mapping[CalculationRules, tuple[int, int]]:
+        from .solver import DIFFICULTY_BANDS
+
+        return DIFFICULTY_BANDS
+
+    def difficulty_lost(self) -> Mapping[CalculationRules, int]:
+        from .solver import DIFFICULTY_LOST
+
+        return DIFFICULTY_LOST
+
+    def blind_hint(self, state: CalculationState) -> Move | None:
+        from .blind import hint_calculation
+
+        return hint_calculation(state)
+
+    def blind_safe_moves(self, state: CalculationState) -> tuple[Move, ...]:
+        from .blind import safe_calculation_moves
+
+        return safe_calculation_moves(state)
+
+    def blind_estimate(self, state: CalculationState, stopped: Callable[[], bool] | None = None,
+                       partial: Callable[[int, int], None] | None = None) -> tuple[int, int]:
+        from .blind import blind_estimate
+
+        return blind_estimate(state, stopped=stopped, partial=partial)
+
+    def blind_play(self, state: CalculationState, progress: Progress | None = None
+                   ) -> tuple[bool, tuple[Move, ...]]:
+        from .blind import blind_play
+
+        return blind_play(state, progress=progress)
 
 
 CALCULATION = Calculation()

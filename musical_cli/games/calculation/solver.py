@@ -93,8 +93,10 @@ speed``). The same module plays the blind player's rollouts (``rollouts``).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
+from typing import Protocol
 
+from ...cards import Card
 from ...cores import optional_core
 from ...moves import DEAL, F, Move, P, Transfer, W
 from .rules import SEQUENCES, CalculationRules, CalculationState
@@ -133,6 +135,13 @@ POS: tuple[tuple[int, ...], ...] = tuple(
 )
 # WANT[x][h]: the rank foundation x wants at height h (0 when complete).
 WANT: tuple[tuple[int, ...], ...] = tuple(tuple(seq) + (0,) for seq in SEQ)
+
+# A move of the search: its kind (M_PF, M_WF, M_WP, M_DEAL), then the pile and foundation
+# indexes it names.
+Step = tuple[int, ...]
+# A node of the search: the foundations' heights, the piles (packed), the waste card's rank (0:
+# none) and how many stock cards are turned.
+Node = tuple[tuple[int, ...], tuple[int, ...], int, int]
 
 NEVER = 1000
 PROVED = 1 << 30  # a stored allowance meaning "lost whatever the allowance"
@@ -221,7 +230,7 @@ def clearable_on(pile: int, rank: int, hpack: int) -> bool:
     return False
 
 
-_RELAXED: dict[tuple, bool] = {}
+_RELAXED: dict[tuple[int, ...], bool] = {}
 RELAXED_LIMIT = 300_000
 
 
@@ -254,7 +263,8 @@ def relaxed_winnable(h: tuple[int, ...], piles: tuple[int, ...]) -> bool:
     if len(_RELAXED) >= RELAXED_LIMIT:
         _RELAXED.clear()
     got = _relaxed(h, piles, free, counts)
-    _RELAXED[(h[0] | h[1] << 4 | h[2] << 8 | h[3] << 12, *sorted(piles))] = got
+    key = (h[0] | h[1] << 4 | h[2] << 8 | h[3] << 12, *sorted(piles))
+    _RELAXED[key] = got
     return got
 
 
@@ -269,11 +279,11 @@ def clear_caches() -> None:
         CORE.clear_fronts()  # the core's own cache of fronts
 
 
-def _greedy_clears(h: tuple[int, ...], piles: tuple[int, ...], free: list[int]) -> bool:
+def _greedy_clears(heights: tuple[int, ...], tops: tuple[int, ...], free: list[int]) -> bool:
     """A quick witness for the relaxation: give each foundation a pile top it may take, else a
     free copy, while any does; True if that builds everything."""
-    h = list(h)
-    piles = list(piles)
+    h = list(heights)
+    piles = list(tops)
     free = free[:]
     progressed = True
     while progressed:
@@ -295,9 +305,9 @@ def _greedy_clears(h: tuple[int, ...], piles: tuple[int, ...], free: list[int]) 
     return h[0] == COMPLETE and h[1] == COMPLETE and h[2] == COMPLETE and h[3] == COMPLETE
 
 
-def _relaxed(h: tuple[int, ...], piles: tuple[int, ...], free: list[int], counts: list[int]) -> bool:
+def _relaxed(heights: tuple[int, ...], piles: tuple[int, ...], free: list[int], counts: list[int]) -> bool:
     # Free copies first: they never hurt (see above); then forced pile plays; then branch.
-    h = list(h)
+    h = list(heights)
     took: list[int] = []
     while True:
         progressed = False
@@ -372,7 +382,7 @@ def _relaxed(h: tuple[int, ...], piles: tuple[int, ...], free: list[int], counts
             free[r] += 1
 
 
-def pack_heights(h) -> int:
+def pack_heights(h: Sequence[int]) -> int:
     return h[0] | h[1] << 5 | h[2] << 10 | h[3] << 15
 
 
@@ -398,9 +408,9 @@ class _Search:
         self.start = time.perf_counter()
         self.deadline = None if budget is None else self.start + budget
         self.progress = progress
-        self.young: dict[tuple, int] = {}
-        self.old: dict[tuple, int] = {}
-        self.path: list[tuple] = []
+        self.young: dict[tuple[int, ...], int] = {}
+        self.old: dict[tuple[int, ...], int] = {}
+        self.path: list[Step] = []
 
     # --- bookkeeping ----------------------------------------------------------------------------
     def tick(self) -> None:
@@ -412,13 +422,13 @@ class _Search:
         if self.deadline is not None and now >= self.deadline:
             raise _Timeout
 
-    def lookup(self, key: tuple) -> int:
+    def lookup(self, key: tuple[int, ...]) -> int:
         got = self.young.get(key)
         if got is None:
             got = self.old.get(key, -1)
         return got
 
-    def store(self, key: tuple, allow: int) -> None:
+    def store(self, key: tuple[int, ...], allow: int) -> None:
         young = self.young
         if key not in young and len(young) >= TABLE_ENTRIES:
             self.old = young
@@ -438,7 +448,7 @@ class _Search:
             if h[0] == COMPLETE and h[1] == COMPLETE and h[2] == COMPLETE and h[3] == COMPLETE:
                 return WON
             w0, w1, w2, w3 = WANT[0][h[0]], WANT[1][h[1]], WANT[2][h[2]], WANT[3][h[3]]
-            forced = None
+            forced: list[tuple[int, ...]] | None = None
             if wr:
                 want = (w0 == wr) | (w1 == wr) << 1 | (w2 == wr) << 2 | (w3 == wr) << 3
                 if want:
@@ -502,7 +512,7 @@ class _Search:
         self.store(key, allow if cut else PROVED)
         return CUT if cut else LOST
 
-    def play(self, h, piles, wr, k, move):
+    def play(self, h: tuple[int, ...], piles: tuple[int, ...], wr: int, k: int, move: Step) -> Node:
         """A foundation play (from a pile or the waste)."""
         if move[0] == M_PF:
             _, j, x = move
@@ -513,7 +523,8 @@ class _Search:
         h = h[:x] + (h[x] + 1,) + h[x + 1:]
         return h, piles, wr, k
 
-    def step(self, h, piles, wr, k, move):
+    def step(self, h: tuple[int, ...], piles: tuple[int, ...], wr: int, k: int,
+             move: Step) -> Node | None:
         """The child after ``move``, or None when a prune proves it lost."""
         kind = move[0]
         if kind == M_PF or kind == M_WF:
@@ -548,7 +559,7 @@ class _Search:
             k += 1
         return h, tuple(new), wr, k
 
-    def dead(self, h, below: int, r: int, marks: int) -> bool:
+    def dead(self, h: tuple[int, ...], below: int, r: int, marks: int) -> bool:
         """Is a card of rank r with these marks, put on ``below``, never to be built?"""
         if not below:
             return False
@@ -575,9 +586,10 @@ class _Search:
                 return False  # x may take it
         return True
 
-    def children(self, h, piles, wr, k, wants):
+    def children(self, h: tuple[int, ...], piles: tuple[int, ...], wr: int, k: int,
+                 wants: tuple[int, int, int, int]) -> list[Step]:
         """Every move worth trying, best first (the heuristic's order)."""
-        plays: list[tuple] = []
+        plays: list[Step] = []
         for j, p in enumerate(piles):
             if not p:
                 continue
@@ -598,7 +610,7 @@ class _Search:
         return plays
 
 
-    def places(self, h, piles, c: int, k: int) -> list[tuple]:
+    def places(self, h: tuple[int, ...], piles: tuple[int, ...], c: int, k: int) -> list[Step]:
         """The placings of the waste card (rank c), best first. The heuristic knows the stock:
         a foundation can reach a position no sooner than every rank before it is at hand (on a
         pile top now, or when the stock next turns one up; buried copies count as late). A
@@ -650,6 +662,17 @@ class _Search:
         return [(M_WP, j) for _, j in scored]
 
 
+class _Core(Protocol):
+    """What the search asks of the C core's search object (``CORE.Core``)."""
+
+    def dfs(self, search: _Search, heights: bytes, piles: tuple[bytes, ...], wr: int, k: int,
+            allow: int) -> int: ...
+
+    def line(self) -> list[Step]: ...
+
+    def tt_size(self) -> tuple[int, int]: ...
+
+
 class _CoreSearch(_Search):
     """:class:`_Search` whose :meth:`dfs` runs in the C core: the same nodes in the same order,
     so the same verdict, line and node count (tests/test_calculation_core.py checks it). The
@@ -658,15 +681,17 @@ class _CoreSearch(_Search):
     The free-stock relaxation on revisits (``relax_revisits``) is in the core too; on the last
     RELAX_STOCK stock cards it is not (:func:`make_search` gives the Python search then)."""
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.core = None
+    def __init__(self, stock: tuple[int, ...], budget: float | None,
+                 progress: Callable[[int, float], None] | None, max_nodes: int | None = None):
+        super().__init__(stock, budget, progress, max_nodes)
+        self.core: _Core | None = None
 
-    def dfs(self, h, piles, wr, k, allow):
+    def dfs(self, h: tuple[int, ...], piles: tuple[int, ...], wr: int, k: int, allow: int) -> int:
         if self.core is None:  # the number of piles is the position's
+            assert CORE is not None, "make_search makes a _CoreSearch only where the core is built"
             self.core = CORE.Core(bytes(self.stock), len(piles), TABLE_ENTRIES, self.relax_revisits)
-        got = self.core.dfs(self, bytes(h), tuple(p.to_bytes((p.bit_length() + 7) >> 3, "big") for p in piles),
-                            wr, k, allow)
+        packed = tuple(p.to_bytes((p.bit_length() + 7) >> 3, "big") for p in piles)
+        got = self.core.dfs(self, bytes(h), packed, wr, k, allow)
         self.path[:] = self.core.line() if got == WON else ()
         return got
 
@@ -681,7 +706,7 @@ def make_search(stock: tuple[int, ...], budget: float | None,
     the Python one. ``relax``: the free-stock relaxation on revisits, as :class:`RankSolver`
     uses it."""
     if core and CORE is not None and RELAX_STOCK < 0:
-        search = _CoreSearch(stock, budget, progress, max_nodes)
+        search: _Search = _CoreSearch(stock, budget, progress, max_nodes)
     else:
         search = _Search(stock, budget, progress, max_nodes)
     if relax:
@@ -694,11 +719,11 @@ LATE = 30  # the heuristic's guess of when a buried card is at hand
 EMPTY = 3
 
 
-def _ranks(cards) -> tuple[int, ...]:
+def _ranks(cards: Iterable[Card]) -> tuple[int, ...]:
     return tuple(c.rank for c in cards)
 
 
-def _engine_line(path: list[tuple], root_waste: bool, root_deal: bool) -> tuple[Move, ...]:
+def _engine_line(path: list[Step], root_waste: bool, root_deal: bool) -> tuple[Move, ...]:
     out: list[Move] = []
     if root_deal:
         out.append(DEAL)
@@ -756,7 +781,7 @@ def solve_calculation(state: CalculationState, budget: float | None,
     return "lost", (), search.nodes
 
 
-def _iterate(search: _Search, root: tuple, allow: int = 0) -> int:
+def _iterate(search: _Search, root: Node, allow: int = 0) -> int:
     """Limited-discrepancy iterations from ``root`` (starting with ``allow`` discrepancies) until
     a win or a proof of loss."""
     while True:
@@ -773,15 +798,15 @@ class RankSolver:
     bottom first; ``waste`` is a rank or 0 (then the next stock card is dealt first); the stock
     is top first. ``max_nodes`` bounds each question; past it the answer is "unknown"."""
 
-    def __init__(self, stock, max_nodes: int | None = None, lds: bool = True, relax: bool = True,
-                 core: bool = True):
+    def __init__(self, stock: Iterable[int], max_nodes: int | None = None, lds: bool = True,
+                 relax: bool = True, core: bool = True):
         self.stock = tuple(stock)
         self.allow = 0 if lds else PROVED - 1
         self.max_nodes = max_nodes
         # relax: the positions asked about are small and often lost: relax on revisits
         self.search = make_search(self.stock, None, None, max_nodes, core, relax)
 
-    def solve(self, heights, piles, waste: int) -> str:
+    def solve(self, heights: Sequence[int], piles: Iterable[Sequence[int]], waste: int) -> str:
         search = self.search
         search.nodes = 0
         packed = []
@@ -819,3 +844,37 @@ def search(state: CalculationState, budget: float | None,
     """The game's hook (``Game.search``): :func:`solve_calculation`. (``Game.search`` then asks
     the blind player for a witness where this leaves a long search undecided: ``blind.witness``.)"""
     return solve_calculation(state, budget, progress, nodes)
+
+
+def sure_move(game, state: CalculationState) -> Move | None:
+    """A move that keeps a winnable position winnable, read from what the player sees; None when
+    neither rule holds. The shell's ``auto`` adds the visible rules of :mod:`.blind`.
+
+    1. The deal, when the waste is empty (it is legal only then, with cards in the stock): the
+       search's *dealing at once* (this module's docstring). The shell turns that card up by
+       itself; batch mode does not.
+    2. The only legal move up to the order of the piles: when every legal move leads to the same
+       position but for which pile holds what, the first of them.
+
+    The four (or three) piles are alike: the rules never tell one from another, so two positions
+    that differ only in the order of the piles, or in the suits (which never matter), are won or
+    lost alike, a line of one being a line of the other with the piles renamed. When every
+    legal move leads to such a position, one of them keeps a winnable position winnable (some
+    move does), and so they all do. The positions are compared by what the player sees: the
+    foundations, the piles, the waste card, and how many cards the stock holds (no move here
+    touches the stock, so it is the same after each): the stock stays hidden. This is the first
+    card of every game that fits no foundation, with every pile empty: 'w p1' is as good as any
+    placing. The only legal move is the case of one move."""
+    legal = game.legal_moves(state)
+    if DEAL in legal:
+        return DEAL
+    if len(legal) <= 1:
+        return legal[0] if legal else None
+    shapes = {_shape(game.apply(state, move)) for move in legal}
+    return legal[0] if len(shapes) == 1 else None
+
+
+def _shape(state: CalculationState) -> tuple:
+    """A position by ranks, the piles in no order: what one move must match in another."""
+    return (tuple((len(f), f[-1].rank if f else 0) for f in state.foundations),
+            tuple(sorted(_ranks(pile) for pile in state.piles)), _ranks(state.waste), len(state.stock))

@@ -9,7 +9,7 @@ from typing import Any
 from ...cards import rank_name
 from ...deals import DealNumber
 from ...render import Fragments, card, plain, row
-from .rules import CalculationState
+from .rules import Calculation, CalculationRules, CalculationState
 
 WIDTH = 6  # columns a foundation's or a pile's cell takes
 # The deepest pile drawn as a column: deeper, the piles are drawn as rows (the top card, the one
@@ -54,7 +54,7 @@ def draw(state: CalculationState, ascii: bool = False) -> Fragments:
     return out
 
 
-def variant_title(game: Any, rules: Any) -> str:
+def variant_title(game: Calculation, rules: CalculationRules) -> str:
     """The Game protocol's ``variant_title``: "Calculation", "Calculation with 3 piles",
     "Calculation with no bases", or both."""
     default = game.default_rules()
@@ -63,7 +63,7 @@ def variant_title(game: Any, rules: Any) -> str:
     return game.title + (" with " + " and ".join(changes) if changes else "")
 
 
-def opening_record(game: Any, deal: DealNumber, state: CalculationState) -> dict[str, Any]:
+def opening_record(game: Calculation, deal: DealNumber, state: CalculationState) -> dict[str, Any]:
     return {"game": game.name, "seed": deal.json,
             "foundations": [f[0].code for f in state.foundations if f],
             "stock": [c.code for c in state.stock]}

@@ -5,20 +5,22 @@
  * order (the same scores, sorted stably), the same pruning rules (1 to 9, rule 6 by way of rule
  * 7, and the lazy test of children proven lost), the same transposition table (cleared when it
  * holds tt_max entries, as the Python dict is), the same node count and the same calls to
- * tick(nodes) every clock_every nodes. So it gives the same verdict, the same line and the same node count as the Python
- * search, which tests/test_crazy_quilt_core.py checks on positions of real games of every rule
- * set; the soundness arguments are the Python module's docstring. Only the speed differs.
- * Without a C compiler the package installs without this module and solver.py uses its own
- * search.
+ * tick(nodes) every clock_every nodes. So it gives the same verdict, the same line and the same
+ * node count as the Python search, which tests/test_crazy_quilt_core.py checks on positions of
+ * real games of every rule set; the soundness arguments are the Python module's docstring. Only
+ * the speed differs. Without a C compiler the package installs without this module and
+ * solver.py uses its own search.
  *
  * A card is suit * 16 + rank, as in solver.py (never 0, so 0 means "no card"); the quilt is a
- * 64-bit occupancy mask over the fixed opening quilt.
+ * 64-bit occupancy mask over the fixed opening quilt. The hash table, the hash and the glue to
+ * Python are in ../_core/search_common.h, which the three games' cores share.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stdint.h>
+/* The transposition table's slots carry two fields more than the other cores' (see Marks). */
+#define SLOT_EXTRA                                                                              \
+    uint32_t gen;         /* the run that set val (Marks.gen) */                                \
+    uint8_t joint_passed; /* rule 9 did not prove the position lost (Search.joint_passed) */
+#include "search_common.h"
 #include <stdlib.h>
-#include <string.h>
 
 typedef uint64_t u64;
 
@@ -59,155 +61,53 @@ typedef struct {
     int8_t dest;
 } Mv;
 
-/* ---- the transposition table: open addressing over keys kept in an arena ---------------- */
+/* ---- the transposition table: search_common.h's Table, with the run of each mark ---------- */
 
-typedef struct {
-    u64 hash;
-    uint32_t off; /* offset + 1 into the arena; 0: empty */
-    uint16_t len;
-    uint8_t joint_passed; /* rule 9 did not prove the position lost (Search.joint_passed) */
-    int32_t val;
-    uint32_t gen; /* the run that set val (in the slot's padding: a slot is 24 bytes either way) */
-} Slot;
 _Static_assert(sizeof(Slot) <= 24, "a slot of the table grew: the memory figures assume 24 bytes");
+_Static_assert(KEYMAX <= TABLE_KEY_MAX, "a transposition key must fit the table's length byte");
 
 typedef struct {
-    Slot *slots;
-    size_t cap; /* a power of two */
-    size_t count;
-    uint8_t *arena;
-    size_t used, size;
+    Table table;
     /* Restarts so far. A restart turns every mark but PROVEN into CHECKED; rewriting the table
      * then cost up to 15% of a deal's time (deal 993), so a mark set before the current run is
      * read as CHECKED instead: the same values, found without a sweep. */
     uint32_t gen;
-} Table;
+} Marks;
 
-static u64
+/* The hash of a key: FNV-1a, the high bits folded in as solver.key_hash does, since a
+ * restart's order of children is seeded by it (shuffle); the table keeps its low 32 bits. */
+static inline u64
 key_hash(const uint8_t *key, int len)
 {
-    u64 h = 1469598103934665603ULL;
-    for (int i = 0; i < len; i++) {
-        h ^= key[i];
-        h *= 1099511628211ULL;
-    }
+    u64 h = fnv1a(key, len);
     return h ^ (h >> 29);
 }
 
+/* The slot of key's mark, or the empty slot where it would go. */
+static inline Slot *
+mark_slot(const Marks *m, const uint8_t *key, int len, u64 h)
+{
+    return table_find(&m->table, key, len, (uint32_t)h);
+}
+
+/* key's mark, or ABSENT; a mark set before the current run reads as CHECKED (PROVEN stays). */
 static int
-table_init(Table *t)
+mark_get(const Marks *m, const uint8_t *key, int len, u64 h)
 {
-    t->cap = 1 << 12;
-    t->count = 0;
-    t->gen = 0;
-    t->slots = PyMem_Calloc(t->cap, sizeof(Slot));
-    t->size = 1 << 16;
-    t->used = 0;
-    t->arena = PyMem_Malloc(t->size);
-    if (t->slots == NULL || t->arena == NULL) {
-        PyMem_Free(t->slots);
-        PyMem_Free(t->arena);
-        t->slots = NULL;
-        t->arena = NULL;
-        return -1;
-    }
-    return 0;
-}
-
-static void
-table_free(Table *t)
-{
-    PyMem_Free(t->slots);
-    PyMem_Free(t->arena);
-    t->slots = NULL;
-    t->arena = NULL;
-}
-
-static void
-table_clear(Table *t)
-{
-    memset(t->slots, 0, t->cap * sizeof(Slot));
-    t->count = 0;
-    t->used = 0;
-}
-
-/* The slot holding key, or the empty slot where it would go. */
-static Slot *
-table_find(Table *t, const uint8_t *key, int len, u64 h)
-{
-    size_t mask = t->cap - 1, i = (size_t)h & mask;
-    for (;;) {
-        Slot *s = &t->slots[i];
-        if (s->off == 0)
-            return s;
-        if (s->hash == h && s->len == len && memcmp(t->arena + s->off - 1, key, len) == 0)
-            return s;
-        i = (i + 1) & mask;
-    }
-}
-
-static int
-table_get(Table *t, const uint8_t *key, int len, u64 h)
-{
-    Slot *s = table_find(t, key, len, h);
+    const Slot *s = mark_slot(m, key, len, h);
     if (!s->off)
         return ABSENT;
-    return s->gen == t->gen || s->val == PROVEN ? s->val : CHECKED;
+    return s->gen == m->gen || s->val == PROVEN ? s->val : CHECKED;
 }
 
+/* Sets key's mark in the current run (0, or -1 with no memory). */
 static int
-table_grow(Table *t)
+mark_set(Marks *m, const uint8_t *key, int len, u64 h, int val)
 {
-    size_t cap = t->cap * 2;
-    Slot *slots = PyMem_Calloc(cap, sizeof(Slot));
-    if (slots == NULL)
+    Slot *s = table_put(&m->table, key, len, (uint32_t)h, val);
+    if (s == NULL)
         return -1;
-    for (size_t i = 0; i < t->cap; i++) {
-        Slot *s = &t->slots[i];
-        if (s->off) {
-            size_t j = (size_t)s->hash & (cap - 1);
-            while (slots[j].off)
-                j = (j + 1) & (cap - 1);
-            slots[j] = *s;
-        }
-    }
-    PyMem_Free(t->slots);
-    t->slots = slots;
-    t->cap = cap;
-    return 0;
-}
-
-/* Sets key's value, adding the key when it is new (0, or -1 with no memory). */
-static int
-table_set(Table *t, const uint8_t *key, int len, u64 h, int val)
-{
-    Slot *s = table_find(t, key, len, h);
-    if (s->off) {
-        s->val = val;
-        s->gen = t->gen;
-        return 0;
-    }
-    if (t->used + len > t->size) {
-        size_t size = t->size * 2;
-        while (t->used + len > size)
-            size *= 2;
-        uint8_t *arena = PyMem_Realloc(t->arena, size);
-        if (arena == NULL)
-            return -1;
-        t->arena = arena;
-        t->size = size;
-    }
-    memcpy(t->arena + t->used, key, len);
-    s->hash = h;
-    s->off = (uint32_t)t->used + 1;
-    s->len = (uint16_t)len;
-    s->joint_passed = 0;
-    s->val = val;
-    s->gen = t->gen;
-    t->used += len;
-    t->count++;
-    if (t->count * 2 > t->cap)
-        return table_grow(t);
+    s->gen = m->gen;
     return 0;
 }
 
@@ -282,7 +182,7 @@ typedef struct {
     long long tt_max;
     u64 salt; /* 0: the heuristic order; else that order perturbed (shuffle(), a restart's) */
     St root;
-    Table tt;
+    Marks tt;
     PathSet path; /* Persian Rug: the keys of the current line (never cleared) */
     St *states;  /* states[k]: the position at depth k of the line */
     uint8_t (*keys)[KEYMAX];
@@ -395,18 +295,6 @@ won(const St *st)
     return 1;
 }
 
-static void
-pool_of(const Core *c, u64 occ, int pool[4])
-{
-    pool[0] = pool[1] = pool[2] = pool[3] = 0;
-    while (occ) {
-        int x = __builtin_ctzll(occ);
-        occ &= occ - 1;
-        int card = c->quilt[x];
-        pool[card >> 4] |= 1 << (card & 15);
-    }
-}
-
 /* ---- rule 4 ------------------------------------------------------------------------------- */
 
 static int
@@ -487,6 +375,18 @@ ok_bits(int u, int d, int u0, int d0)
 }
 
 #ifdef RULE6_CHECK /* the search runs rule 7 instead (rules_fail); this build checks that it may */
+static void
+pool_of(const Core *c, u64 occ, int pool[4])
+{
+    pool[0] = pool[1] = pool[2] = pool[3] = 0;
+    while (occ) {
+        int x = __builtin_ctzll(occ);
+        occ &= occ - 1;
+        int card = c->quilt[x];
+        pool[card >> 4] |= 1 << (card & 15);
+    }
+}
+
 static int
 relax_fails(const Core *c, const St *st)
 {
@@ -801,16 +701,8 @@ apply(const Core *c, const St *st, const Mv *m, St *out)
 static int
 push_move(Core *c, char kind, int src, int dest)
 {
-    if (c->nmoves == c->capmoves) {
-        size_t cap = c->capmoves * 2;
-        Mv *moves = PyMem_Realloc(c->moves, cap * sizeof(Mv));
-        if (moves == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        c->moves = moves;
-        c->capmoves = cap;
-    }
+    if (c->nmoves == c->capmoves && grow_array((void **)&c->moves, &c->capmoves, sizeof(Mv), 4096) < 0)
+        return -1;
     Mv *m = &c->moves[c->nmoves++];
     m->kind = kind;
     m->src = (int16_t)src;
@@ -1098,8 +990,8 @@ fail:
 static int
 clear_if_full(Core *c)
 {
-    if ((long long)c->tt.count >= c->tt_max)
-        table_clear(&c->tt);
+    if ((long long)c->tt.table.count >= c->tt_max)
+        table_clear(&c->tt.table);
     return 0;
 }
 
@@ -1596,7 +1488,7 @@ dead(Core *c, const St *st, int geo_ok, int *out, uint8_t *key, int *plen, u64 *
     u64 h = key_hash(key, len);
     *plen = len;
     *ph = h;
-    int mark = table_get(&c->tt, key, len, h);
+    int mark = mark_get(&c->tt, key, len, h);
     if (mark == PROVEN) {
         *out = 1;
         return 0;
@@ -1607,7 +1499,7 @@ dead(Core *c, const St *st, int geo_ok, int *out, uint8_t *key, int *plen, u64 *
     }
     *out = rules_fail(c, st, geo_ok);
     clear_if_full(c);
-    if (table_set(&c->tt, key, len, h, *out ? PROVEN : CHECKED) < 0) {
+    if (mark_set(&c->tt, key, len, h, *out ? PROVEN : CHECKED) < 0) {
         PyErr_NoMemory();
         return -1;
     }
@@ -1624,16 +1516,8 @@ dfs(Core *c, int d, int geo_ok, int klen, u64 kh)
     c->nodes++;
     long long start = c->nodes; /* rule 9's trigger counts the nodes spent below st */
     int tested = !c->joint_cap || c->persian;
-    if (c->nodes % c->clock_every == 0) {
-        PyObject *n = PyLong_FromLongLong(c->nodes);
-        if (n == NULL)
-            return R_ERROR;
-        PyObject *r = PyObject_CallOneArg(c->tick, n);
-        Py_DECREF(n);
-        if (r == NULL)
-            return R_ERROR;
-        Py_DECREF(r);
-    }
+    if (c->nodes % c->clock_every == 0 && tick_call(c->tick, c->nodes) < 0)
+        return R_ERROR;
     if (won(st)) {
         c->wonlen = k;
         return R_WON;
@@ -1649,14 +1533,14 @@ dfs(Core *c, int d, int geo_ok, int klen, u64 kh)
         len = make_key(c, st, key);
         h = key_hash(key, len);
     }
-    int mark = table_get(&c->tt, key, len, h);
+    int mark = mark_get(&c->tt, key, len, h);
     if (mark >= d || (c->persian && path_find(&c->path, c->keys, key, len, h) >= 0))
         return mark != PROVEN ? R_CUT : 0;
     clear_if_full(c);
-    if (table_set(&c->tt, key, len, h, d) < 0)
+    if (mark_set(&c->tt, key, len, h, d) < 0)
         goto nomem;
     if (mark == ABSENT && !c->persian && rules_fail(c, st, geo_ok)) {
-        if (table_set(&c->tt, key, len, h, PROVEN) < 0)
+        if (mark_set(&c->tt, key, len, h, PROVEN) < 0)
             goto nomem;
         return 0;
     }
@@ -1711,7 +1595,7 @@ dfs(Core *c, int d, int geo_ok, int klen, u64 kh)
          * later iteration's. */
         if (!tested && c->nodes - start >= c->joint_after) {
             tested = 1;
-            Slot *s = table_find(&c->tt, key, len, h);
+            Slot *s = mark_slot(&c->tt, key, len, h);
             if (s->off && s->joint_passed)
                 continue; /* tested in an earlier entry */
             if (joint_fails(c, st)) {
@@ -1732,7 +1616,7 @@ dfs(Core *c, int d, int geo_ok, int klen, u64 kh)
     if (result)
         return result;
     if (!incomplete) {
-        if (table_set(&c->tt, key, len, h, PROVEN) < 0)
+        if (mark_set(&c->tt, key, len, h, PROVEN) < 0)
             goto nomem;
         return 0;
     }
@@ -1747,7 +1631,7 @@ nomem:
 static void
 Core_dealloc(Core *c)
 {
-    table_free(&c->tt);
+    table_free(&c->tt.table);
     PyMem_Free(c->suit_memo);
     PyMem_Free(c->path.slots);
     PyMem_Free(c->states);
@@ -1780,11 +1664,21 @@ read_pile(PyObject *obj, uint8_t *out, uint8_t *len, const char *what)
     return 0;
 }
 
+/* Core(**settings): keywords only, as the type's doc lists them. Nineteen values in a row are
+ * easily given in the wrong order, and many are ints or flags that would pass unnoticed there;
+ * by name, a misspelt or missing one is a TypeError that names it. */
 static int
 Core_init(Core *c, PyObject *args, PyObject *kw)
 {
-    static char *names[] = {"quilt", "na", "nb", "wrap", "persian", "safe", "occ", "up", "down",
-                            "piles", "left", "lds", "depth_max", "clock_every", "tt_max", "salt", "joint_cap", "joint_after", "joint_after_max", NULL};
+    static char *names[] = {
+        /* the game: the quilt's cards, the short-side neighbours of each cell (255: none) */
+        "quilt", "na", "nb", "wrap", "persian", "safe",
+        /* the position */
+        "occ", "up", "down", "piles", "left",
+        /* the search */
+        "lds", "depth_max", "clock_every", "tt_max", "salt",
+        /* rule 9 (joint_cap 0: off) */
+        "joint_cap", "joint_after", "joint_after_max", NULL};
     Py_buffer quilt, na, nb, up, down;
     int wrap, persian, safe, left, lds, depth_max, clock_every;
     unsigned long long occ;
@@ -1793,9 +1687,14 @@ Core_init(Core *c, PyObject *args, PyObject *kw)
     int joint_cap = 0;
     long long joint_after = 0, joint_after_max = 0;
     PyObject *piles;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "y*y*y*pppKy*y*OiiiiL|KiLL", names, &quilt, &na, &nb,
-                                     &wrap, &persian, &safe, &occ, &up, &down, &piles, &left, &lds,
-                                     &depth_max, &clock_every, &tt_max, &salt, &joint_cap, &joint_after, &joint_after_max))
+    if (PyTuple_GET_SIZE(args)) {
+        PyErr_SetString(PyExc_TypeError, "Core() takes keyword arguments only: Core(quilt=..., na=..., ...)");
+        return -1;
+    }
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "y*y*y*ppp" "Ky*y*Oi" "iiiL|K" "iLL", names, &quilt,
+                                     &na, &nb, &wrap, &persian, &safe, &occ, &up, &down, &piles,
+                                     &left, &lds, &depth_max, &clock_every, &tt_max, &salt,
+                                     &joint_cap, &joint_after, &joint_after_max))
         return -1;
     int bad = quilt.len != CELLS || na.len != CELLS || nb.len != CELLS || up.len != 4 || down.len != 4;
     if (!bad) {
@@ -1861,7 +1760,7 @@ Core_init(Core *c, PyObject *args, PyObject *kw)
     else if (read_pile(PyTuple_GET_ITEM(piles, 0), c->root.waste, &c->root.nw, "waste") < 0
              || read_pile(PyTuple_GET_ITEM(piles, 1), c->root.stock, &c->root.ns, "stock") < 0)
         return -1;
-    if (c->tt.slots == NULL && table_init(&c->tt) < 0)
+    if (c->tt.table.slots == NULL && table_init(&c->tt.table) < 0)
         goto nomem;
     if (!persian && c->suit_memo == NULL) {
         c->suit_memo = PyMem_Calloc(SUIT_CAP_MIN, sizeof(SuitSlot));
@@ -1894,9 +1793,11 @@ nomem:
     return -1;
 }
 
+/* a move of the line as solver.py's move tuple */
 static PyObject *
-move_tuple(const Mv *m)
+move_tuple(const void *line, Py_ssize_t i)
 {
+    const Mv *m = (const Mv *)line + i;
     switch (m->kind) {
     case 'd':
         return Py_BuildValue("(s)", "d");
@@ -1945,17 +1846,9 @@ run_iterations(Core *c)
             return NULL;
         }
         if (got & R_WON) {
-            PyObject *line = PyList_New(c->wonlen);
+            PyObject *line = list_of(c->line, c->wonlen, move_tuple);
             if (line == NULL)
                 return NULL;
-            for (int i = 0; i < c->wonlen; i++) {
-                PyObject *m = move_tuple(&c->line[i]);
-                if (m == NULL) {
-                    Py_DECREF(line);
-                    return NULL;
-                }
-                PyList_SET_ITEM(line, i, m);
-            }
             c->depth = 0;
             return Py_BuildValue("(sN)", "won", line);
         }
@@ -1977,8 +1870,8 @@ Core_restart(Core *c, PyObject *arg)
     c->salt = salt;
     c->too_deep = 0;
     if (++c->tt.gen == 0) /* after 2^32 restarts the old generations' numbers come round again */
-        for (size_t i = 0; i < c->tt.cap; i++) {
-            Slot *s = &c->tt.slots[i];
+        for (size_t i = 0; i < c->tt.table.cap; i++) {
+            Slot *s = &c->tt.table.slots[i];
             if (s->off && s->val != PROVEN)
                 s->val = CHECKED;
             s->gen = 0;
@@ -1995,7 +1888,7 @@ Core_nodes(Core *c, PyObject *Py_UNUSED(ignored))
 static PyObject *
 Core_tt_size(Core *c, PyObject *Py_UNUSED(ignored))
 {
-    return PyLong_FromSize_t(c->tt.count);
+    return PyLong_FromSize_t(c->tt.table.count);
 }
 
 static PyMethodDef Core_methods[] = {
@@ -2006,38 +1899,18 @@ static PyMethodDef Core_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static PyTypeObject CoreType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "musical_cli.games.crazy_quilt._search.Core",
-    .tp_doc = "Core(quilt, na, nb, wrap, persian, safe, occ, up, down, piles, left, lds, "
-              "depth_max, clock_every, tt_max, salt=0, joint_cap=0, joint_after=0, joint_after_max=0): "
-              "solver.Search in C",
-    .tp_basicsize = sizeof(Core),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)Core_init,
-    .tp_dealloc = (destructor)Core_dealloc,
-    .tp_methods = Core_methods,
-};
+static PyTypeObject CoreType = CORE_TYPE(
+    "musical_cli.games.crazy_quilt._search.Core",
+    "Core(*, quilt, na, nb, wrap, persian, safe, occ, up, down, piles, left, lds, depth_max, "
+    "clock_every, tt_max, salt=0, joint_cap=0, joint_after=0, joint_after_max=0): solver.Search "
+    "in C (keyword arguments only)",
+    Core, Core_init, Core_dealloc, Core_methods);
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_search",
-    "The Crazy Quilt search in C (the same search as solver.Search, node for node).", -1, NULL,
-};
+static struct PyModuleDef module = CORE_MODULE(
+    "The Crazy Quilt search in C (the same search as solver.Search, node for node).", NULL);
 
 PyMODINIT_FUNC
 PyInit__search(void)
 {
-    if (PyType_Ready(&CoreType) < 0)
-        return NULL;
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL)
-        return NULL;
-    Py_INCREF(&CoreType);
-    if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) {
-        Py_DECREF(&CoreType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
+    return module_with_core(&module, &CoreType);
 }

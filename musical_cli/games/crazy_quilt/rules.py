@@ -19,11 +19,13 @@ Rug). ``redeals`` means nothing in Persian Rug, which has no stock.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ...cards import SUITS, Card, Suit
-from ...game import Game, IllegalMove, Outcome, RuleOption, RulesError, parse_yes_no, yes_no
+from ...deals import DealNumber
+from ...game import Game, IllegalMove, Outcome, Progress, RuleOption, RulesError, parse_yes_no, yes_no
 from ...moves import DEAL, FOUNDATION, REDEAL, WASTE, Deal, F, Move, Place, Redeal, Transfer, W, register_kind
 
 QUILT = register_kind("q", "quilt cell q{}", digits=2)
@@ -191,6 +193,10 @@ class CrazyQuiltState:
         """Every available cell (0-63), in reading order."""
         return tuple(c for c in range(CELLS) if self.available(c))
 
+    def available_cards(self) -> tuple[tuple[int, Card], ...]:
+        """Every available cell (0-63) and its card, in reading order."""
+        return tuple((c, card) for c, card in enumerate(self.quilt) if card is not None and self.available(c))
+
 
 def builds_on(card: Card, below: Card, wrap: bool) -> bool:
     """Whether ``card`` may go onto ``below`` on the waste or a reserve: same suit, one rank
@@ -218,7 +224,7 @@ RESERVE_NOTATION = (
 )
 
 
-class CrazyQuilt(Game):
+class CrazyQuilt(Game[CrazyQuiltState, CrazyQuiltRules]):
     name = "crazy-quilt"
     title = "Crazy Quilt"
     aliases = ("quilt", "japanese-rug")  # Indian Carpet is the option redeals 2, not another name
@@ -300,11 +306,10 @@ class CrazyQuilt(Game):
         for j, reserve in enumerate(state.reserves, 1):
             if reserve:
                 moves += [Transfer(R(j), F(i)) for i in wants.get(reserve[-1], ())]
-        cells = state.available_cells()
-        for cell in cells:
-            moves += [Transfer(place_of(cell), F(i)) for i in wants.get(state.quilt[cell], ())]
-        for cell in cells:
-            card = state.quilt[cell]
+        cells = state.available_cards()
+        for cell, card in cells:
+            moves += [Transfer(place_of(cell), F(i)) for i in wants.get(card, ())]
+        for cell, card in cells:
             if top is not None and builds_on(card, top, wrap):
                 moves.append(Transfer(place_of(cell), W))
             for j, reserve in enumerate(state.reserves, 1):
@@ -380,7 +385,6 @@ class CrazyQuilt(Game):
             return reserve[-1]
         self._refuse(state, move, f"cards are played from the waste, the quilt{' or a reserve' if state.rules.reserves else ''}, "
                                   f"not from {source.name}")
-        raise AssertionError  # unreachable: _refuse raises
 
     def _transfer(self, state: CrazyQuiltState, move: Transfer) -> CrazyQuiltState:
         card = self._source_card(state, move)
@@ -427,7 +431,6 @@ class CrazyQuilt(Game):
             return _replace(taken, reserves=reserves)
         self._refuse(state, move, f"nothing goes onto {target.name}; cards go to the foundations"
                                   f"{', the reserves' if state.rules.reserves else ' or the waste'}")
-        raise AssertionError  # unreachable
 
     # --- the end ---------------------------------------------------------------------------
     def outcome(self, state: CrazyQuiltState) -> Outcome:
@@ -443,25 +446,80 @@ class CrazyQuilt(Game):
     def cards_to_build(self, state: CrazyQuiltState) -> int:
         return 2 * 52 - sum(len(f) for f in state.foundations)
 
+    # --- the view and the solver, imported when first asked for ----------------------------
+    def variant_title(self, rules: CrazyQuiltRules | None = None) -> str:
+        if rules is None:
+            return self.title
+        from .view import variant_title
+
+        return variant_title(self, rules)
+
+    def draw(self, state: CrazyQuiltState, ascii: bool = False) -> list[tuple[str, str]]:
+        from .view import draw
+
+        return draw(state, ascii)
+
+    def opening_record(self, deal: DealNumber, state: CrazyQuiltState) -> dict[str, Any]:
+        from .view import opening_record
+
+        return opening_record(self, deal, state)
+
+    def own_search(self, state: CrazyQuiltState, budget: float | None, progress: Progress | None,
+                   nodes: int | None = None) -> tuple[str, tuple[Move, ...], int]:
+        from .solver import search
+
+        return search(state, budget, progress, nodes)
+
+    def shorter_line(self, state: CrazyQuiltState, moves: tuple[Move, ...]) -> tuple[Move, ...] | None:
+        from .lines import shorter_line
+
+        return shorter_line(state, moves)
+
+    def difficulty_bands(self) -> Mapping[CrazyQuiltRules, tuple[int, int]]:
+        from .solver import DIFFICULTY_BANDS
+
+        return DIFFICULTY_BANDS
+
+    def difficulty_lost(self) -> Mapping[CrazyQuiltRules, int]:
+        from .solver import DIFFICULTY_LOST
+
+        return DIFFICULTY_LOST
+
+    def difficulty_nodes(self) -> int:
+        from .solver import DIFFICULTY_NODES
+
+        return DIFFICULTY_NODES
+
+    def sure_move(self, state: CrazyQuiltState) -> Move | None:
+        from .solver import sure_move
+
+        return sure_move(self, state)
+
+    def greedy_wins(self, state: CrazyQuiltState) -> bool:
+        from .solver import greedy_wins
+
+        return greedy_wins(self, state)
+
 
 def _shown(source: Place) -> str:
     return {WASTE: "the waste", QUILT: str(source), RESERVE: f"reserve {source.index}"}[source.kind]
 
 
-def _replace(state: CrazyQuiltState, **changes) -> CrazyQuiltState:
-    fields = {"rules": state.rules, "foundations": state.foundations, "quilt": state.quilt,
+def _replace(state: CrazyQuiltState, **changes: Any) -> CrazyQuiltState:
+    fields: dict[str, Any] = {"rules": state.rules, "foundations": state.foundations, "quilt": state.quilt,
               "stock": state.stock, "waste": state.waste, "reserves": state.reserves,
               "redeals_used": state.redeals_used}
     fields.update(changes)
     return CrazyQuiltState(**fields)
 
 
-def _take(state: CrazyQuiltState, source: Place, **changes) -> CrazyQuiltState:
+def _take(state: CrazyQuiltState, source: Place, **changes: Any) -> CrazyQuiltState:
     """``state`` with the card at ``source`` taken away (and ``changes``)."""
     if source.kind == WASTE:
         changes["waste"] = state.waste[:-1]
     elif source.kind == QUILT:
         cell = cell_of(source)
+        assert cell is not None, "a quilt move's cell is checked before the card is taken"
         changes["quilt"] = state.quilt[:cell] + (None,) + state.quilt[cell + 1:]
     else:
         changes["reserves"] = tuple(r[:-1] if n == source.index else r for n, r in enumerate(state.reserves, 1))
@@ -471,6 +529,7 @@ def _take(state: CrazyQuiltState, source: Place, **changes) -> CrazyQuiltState:
 def why_covered(cell: int) -> str:
     """Why the card in ``cell`` is not available (both short sides are covered)."""
     a, b = SHORT_NEIGHBOURS[cell]
+    assert a is not None and b is not None, "a card on the quilt's edge always has a free side"
     return f"the cards at {place_of(a)} and {place_of(b)} cover its short sides"
 
 
@@ -518,7 +577,7 @@ def stuck_for_ever(state: CrazyQuiltState, legal: Sequence[Move] | None = None) 
     return True
 
 
-def _arrangement(state: CrazyQuiltState) -> tuple:
+def _arrangement(state: CrazyQuiltState) -> tuple[tuple[tuple[int, int], ...], ...]:
     """The reserves as piles in no particular order of the reserves."""
     return tuple(sorted(tuple(c.sort_key() for c in r) for r in state.reserves))
 

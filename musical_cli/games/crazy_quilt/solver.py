@@ -264,6 +264,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from typing import Any, Protocol
 
 from ...cards import SUITS, Card
 from ...cores import optional_core
@@ -273,6 +274,7 @@ from .rules import (
     CELLS,
     CRAZY_QUILT,
     SHORT_NEIGHBOURS,
+    CrazyQuilt,
     CrazyQuiltState,
     R,
     is_progress,
@@ -715,7 +717,7 @@ class Search:
                 c = s * 16 + down[s] - 1
                 wanted[c] = wanted.get(c, 0) | 2
         self.wanted = wanted
-        out = []
+        out: list[tuple[str, int, int]] = []
         pairs: set[int] = set()
         safe = self.safe
         for src, c in sources:
@@ -769,11 +771,13 @@ class Search:
         if self.order:
             plays.sort(key=lambda m: (-99, 0) if m[1] == WASTE_SRC else self._uncovers(occ, m[1], av))
         kids = [(m, self._apply_foundation(st, m)) for m in plays]
-        freeing, other = [], []
+        freeing: list[tuple[tuple, tuple]] = []
+        other: list[tuple[tuple, tuple]] = []
         if top:
             targets = self.targets[top]
             wanted = self.wanted
             avail = set(av)
+            ranked: list[tuple[tuple[int, int], tuple, tuple]] = []
             for c in av:
                 if quilt[c] in targets:
                     m = ("b", c)
@@ -784,12 +788,12 @@ class Search:
                     new = [x for x in self.avail(nxt[0]) if x not in avail]
                     if new:
                         # One step ahead: builds that uncover a card a foundation wants first.
-                        freeing.append(((-sum(quilt[x] in wanted for x in new), -len(new)), m, nxt))
+                        ranked.append(((-sum(quilt[x] in wanted for x in new), -len(new)), m, nxt))
                     else:
                         other.append((m, nxt))
-            freeing.sort(key=lambda t: t[0])
-            freeing = [(m, nxt) for _, m, nxt in freeing]
-        turn = []
+            ranked.sort(key=lambda t: t[0])
+            freeing = [(m, nxt) for _, m, nxt in ranked]
+        turn: list[tuple[tuple, tuple]] = []
         if stock:
             turn.append((("d",), (occ, waste + stock[:1], stock[1:], up, down, left)))
         elif waste and left > 0:
@@ -1393,6 +1397,16 @@ def shuffled(kids: list, key: bytes, salt: int) -> list:
     return kids
 
 
+class _Core(Protocol):
+    """What the search asks of the C core's search object (``CORE.Core``)."""
+
+    def run(self, tick: Callable[[int], None]) -> tuple[str, list[Any]] | None: ...
+
+    def nodes(self) -> int: ...
+
+    def restart(self, salt: int) -> None: ...
+
+
 class CoreSearch(Search):
     """:class:`Search` run by the C core (``CORE.Core``): the same nodes in the same order, so
     the same verdict, line and node count (tests/test_crazy_quilt_core.py checks it). The core
@@ -1433,17 +1447,27 @@ class CoreSearch(Search):
         if self.core is not None:
             self.core.restart(salt)
 
-    def make_core(self, lds: int):
+    def core_settings(self, lds: int) -> dict[str, object]:
+        """The C search's settings by the names ``CORE.Core`` takes them (keywords only): the
+        game, the position, the search's limits and rule 9's."""
         if self.persian:
             occ, reserves, up, down = self.root
             piles, left = tuple(reserves), 0
         else:
             occ, waste, stock, up, down, left = self.root
             piles = (waste, stock)
-        return CORE.Core(bytes(self.quilt), self.NA, self.NB, self.wrap, self.persian, self.safe, occ,
-                         up, down, piles, left, lds, DEPTH_MAX, CLOCK_EVERY, TT_MAX, self.salt,
-                         JOINT_CAP if self.joint_rule and not self.persian else 0, JOINT_AFTER,
-                         JOINT_AFTER_MAX)
+        return dict(quilt=bytes(self.quilt), na=self.NA, nb=self.NB, wrap=self.wrap,
+                    persian=self.persian, safe=self.safe,
+                    occ=occ, up=up, down=down, piles=piles, left=left,
+                    lds=lds, depth_max=DEPTH_MAX, clock_every=CLOCK_EVERY, tt_max=TT_MAX,
+                    salt=self.salt,
+                    joint_cap=JOINT_CAP if self.joint_rule and not self.persian else 0,
+                    joint_after=JOINT_AFTER, joint_after_max=JOINT_AFTER_MAX)
+
+    def make_core(self, lds: int) -> _Core:
+        if CORE is None:
+            raise RuntimeError("the C core is not built: the Python search runs instead")
+        return CORE.Core(**self.core_settings(lds))
 
 
 def make_search(state: CrazyQuiltState, budget: float | None = None,
@@ -1523,20 +1547,38 @@ def search(state: CrazyQuiltState, budget: float | None = 10.0,
 # --- for the shell's auto and for stats ---------------------------------------------------
 
 
-def sure_move(game, state: CrazyQuiltState) -> Move | None:
-    """A foundation move that rule 1 or 2 proves safe (never with ``wrap``), or None. The shell's
-    ``auto`` adds the only legal move and the only move not proved lost by itself."""
-    if state.rules.wrap or state.complete:
+def sure_move(game: CrazyQuilt, state: CrazyQuiltState) -> Move | None:
+    """A move that keeps a winnable position winnable, by a rule of the game's own, or None.
+    The shell's ``auto`` adds the only legal move and the only move not proved lost by itself.
+
+    1. A foundation move that rule 1 or 2 proves safe (never with ``wrap``: see the module's
+       docstring).
+    2. The deal, when the waste is empty and the stock is not (any rules; Persian Rug has no
+       stock). With the waste empty nothing can be put on it, nothing played from it, and there
+       is no redeal (the stock is not empty): the only other moves are quilt cards to the
+       foundations. Those do not touch the stock nor the waste, and dealing changes neither the
+       quilt nor the foundations, so each stays legal after the deal. Any winning line deals at
+       some point (the stock's cards reach a foundation only through the waste), and before that
+       deal it makes only such quilt-to-foundation moves: dealing first and then making them
+       reaches the very position the line reaches after its deal, and it goes on from there.
+       This is the deal at the start of every game of Crazy Quilt and Indian Carpet.
+    """
+    if state.complete:
         return None
-    s = Search(state)
-    st = s.root
-    if s.persian:
-        sources = [(RES_SRC + j, r[-1]) for j, r in enumerate(st[1]) if r]
-    else:
-        sources = [(WASTE_SRC, st[1][-1])] if st[1] else []
-    sources += [(c, s.quilt[c]) for c in s.avail(st[0])]
-    _, safe = s._foundation(st, sources)
-    return None if safe is None else to_move(safe)
+    if not state.rules.wrap:
+        s = Search(state)
+        st = s.root
+        if s.persian:
+            sources = [(RES_SRC + j, r[-1]) for j, r in enumerate(st[1]) if r]
+        else:
+            sources = [(WASTE_SRC, st[1][-1])] if st[1] else []
+        sources += [(c, s.quilt[c]) for c in s.avail(st[0])]
+        _, safe = s._foundation(st, sources)
+        if safe is not None:
+            return to_move(safe)
+    if not state.waste and state.stock:
+        return DEAL
+    return None
 
 
 def safe_moves(state: CrazyQuiltState, limit: int = 500) -> tuple[Move, ...]:
@@ -1565,21 +1607,21 @@ def greedy_move(state: CrazyQuiltState) -> Move | None:
     the deal, else the redeal; never reserve to reserve (it could go round for ever). None when
     it has no move."""
     legal = CRAZY_QUILT.legal_moves(state)
-    transfers = [m for m in legal if isinstance(m, Transfer)]
-    for m in transfers:
-        if m.target.kind == "f":
+    transfers = [(m, m.target) for m in legal if isinstance(m, Transfer) and m.target is not None]
+    for m, target in transfers:
+        if target.kind == "f":
             return m
-    for m in transfers:
-        if m.target.kind == "w" or (m.target.kind == "r" and m.source.kind == "q"
-                                    and state.reserves[m.target.index - 1]):
+    for m, target in transfers:
+        if target.kind == "w" or (target.kind == "r" and m.source.kind == "q"
+                                  and state.reserves[target.index - 1]):
             return m
-    for m in transfers:
-        if m.target.kind == "r" and m.source.kind == "q":
+    for m, target in transfers:
+        if target.kind == "r" and m.source.kind == "q":
             return m
     return next((m for m in legal if not isinstance(m, Transfer)), None)
 
 
-def greedy_wins(game, state: CrazyQuiltState) -> bool:
+def greedy_wins(game: CrazyQuilt, state: CrazyQuiltState) -> bool:
     """Whether the greedy player (:func:`greedy_move`) wins from ``state`` (the baseline that
     ``stats`` reports beside the solver; ``game`` is the Game object, as the hook passes it)."""
     while True:

@@ -14,9 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...cards import Card
+from ...deals import DealNumber
 from ...moves import Transfer
 from ...render import Fragments, card, line, plain, plural
-from .rules import COLUMNS, CRAZY_QUILT, QUILT, ROWS, CrazyQuiltState, cell_of, vertical
+from .rules import COLUMNS, CRAZY_QUILT, ROWS, CrazyQuilt, CrazyQuiltRules, CrazyQuiltState, cell_of, vertical
 
 CELL = 6  # characters per quilt cell: mark, orientation, card (up to 3), space
 SIDE = 38  # characters per half line of the reserves
@@ -31,8 +32,8 @@ def orientation(cell: int, ascii: bool = False) -> str:
 
 def movable_cells(state: CrazyQuiltState) -> frozenset[int]:
     """The quilt cells (0-63) whose card some legal move takes now."""
-    return frozenset(cell_of(m.source) for m in CRAZY_QUILT.legal_moves(state)
-                     if isinstance(m, Transfer) and m.source.kind == QUILT)
+    return frozenset(cell for m in CRAZY_QUILT.legal_moves(state)
+                     if isinstance(m, Transfer) and (cell := cell_of(m.source)) is not None)
 
 
 def _cell(state: CrazyQuiltState, cell: int, ascii: bool, movable: frozenset[int]) -> Fragments:
@@ -134,7 +135,7 @@ def draw(state: CrazyQuiltState, ascii: bool = False) -> Fragments:
     return layout_fragments(state, ascii)
 
 
-def variant_title(game: Any, rules: Any) -> str:
+def variant_title(game: CrazyQuilt, rules: CrazyQuiltRules) -> str:
     """The Game protocol's ``variant_title``: Crazy Quilt, Indian Carpet (two redeals), Persian
     Rug (reserves), and what else differs: "Crazy Quilt with 3 redeals", "Indian Carpet with
     wrap"."""
@@ -146,15 +147,16 @@ def variant_title(game: Any, rules: Any) -> str:
     return rules.variant + (" with " + " and ".join(changes) if changes else "")
 
 
-def opening_record(game: Any, deal: Any, state: CrazyQuiltState) -> dict[str, Any]:
+def opening_record(game: CrazyQuilt, deal: DealNumber, state: CrazyQuiltState) -> dict[str, Any]:
     """The opening layout as plain data (``musical deal --game crazy-quilt --json``): cards as
     ASCII codes, the foundations' bases AC AS AH AD KC KS KH KD, the quilt row 1 first and
     column 1 first, the stock top first; in Persian Rug the reserves (reserve 1 first, each
     bottom first) and an empty stock."""
     record: dict[str, Any] = {
-        "game": "crazy-quilt" if game is None else game.name, "seed": deal.json,
+        "game": game.name, "seed": deal.json,
         "foundations": [f[0].code for f in state.foundations],
-        "quilt": [[state.quilt[r * COLUMNS + c].code for c in range(COLUMNS)] for r in range(ROWS)],
+        "quilt": [[c.code for c in state.quilt[r * COLUMNS:(r + 1) * COLUMNS] if c is not None]
+                  for r in range(ROWS)],
         "stock": [c.code for c in state.stock],
     }
     if state.rules.reserves:
@@ -162,10 +164,10 @@ def opening_record(game: Any, deal: Any, state: CrazyQuiltState) -> dict[str, An
     return record
 
 
-def opening_text(deal: Any, state: CrazyQuiltState, ascii: bool = False) -> Fragments:
+def opening_text(deal: DealNumber, state: CrazyQuiltState, ascii: bool = False) -> Fragments:
     """The opening layout for people (``musical deal --game crazy-quilt``)."""
-    record = opening_record(None, deal, state)
-    out: Fragments = line(f"{variant_title(None, state.rules)} deal {deal}", "label")
+    record = opening_record(CRAZY_QUILT, deal, state)
+    out: Fragments = line(f"{variant_title(CRAZY_QUILT, state.rules)} deal {deal}", "label")
 
     def cards(label: str, codes: list[str]) -> Fragments:
         row: Fragments = [("class:label", f"  {label:<12} ")]

@@ -10,12 +10,10 @@
  * solver.py uses its own search.
  *
  * Card codes are rank << 4 | allowed mask, as in solver.py; rule 3's bit-parallel heights use
- * 12 bits per foundation, so they fit a uint64_t.
+ * 12 bits per foundation, so they fit a uint64_t. The table itself, its hash and the glue to
+ * Python are in ../_core/search_common.h, which the three games' cores share.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stdint.h>
-#include <string.h>
+#include "search_common.h"
 
 #define NF 4
 #define SLOTS 11
@@ -24,6 +22,7 @@
 #define DEAL_MOVE (-1)
 #define REDEAL_MOVE (-2)
 #define KEYMAX (MAXN + 5)
+_Static_assert(KEYMAX <= TABLE_KEY_MAX, "a transposition key must fit the table's length byte");
 
 /* results inside the search: 1 won, 0 not won here; negative ones unwind at once */
 #define R_ERROR (-1) /* a Python exception is set (from clock.tick(), or no memory) */
@@ -34,147 +33,6 @@ typedef uint64_t u64;
 static u64 ONES;
 static int POPCOUNT[16];
 
-/* ---- the transposition table: open addressing over keys kept in an arena ---------------- */
-
-typedef struct {
-    uint32_t hash;
-    uint32_t off; /* offset + 1 into the arena; 0: empty */
-    int32_t val;
-} Slot;
-
-typedef struct {
-    Slot *slots;
-    size_t cap; /* a power of two */
-    size_t count;
-    uint8_t *arena; /* each key: its length, then its bytes */
-    size_t used, size;
-} Table;
-
-static uint32_t
-key_hash(const uint8_t *key, int len)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (int i = 0; i < len; i++) {
-        h ^= key[i];
-        h *= 1099511628211ULL;
-    }
-    return (uint32_t)(h ^ (h >> 32));
-}
-
-static int
-table_init(Table *t)
-{
-    t->cap = 1 << 12;
-    t->count = 0;
-    t->slots = PyMem_Calloc(t->cap, sizeof(Slot));
-    t->size = 1 << 16;
-    t->used = 0;
-    t->arena = PyMem_Malloc(t->size);
-    if (t->slots == NULL || t->arena == NULL) {
-        PyMem_Free(t->slots);
-        PyMem_Free(t->arena);
-        t->slots = NULL;
-        t->arena = NULL;
-        return -1;
-    }
-    return 0;
-}
-
-static void
-table_free(Table *t)
-{
-    PyMem_Free(t->slots);
-    PyMem_Free(t->arena);
-    t->slots = NULL;
-    t->arena = NULL;
-    t->cap = t->count = t->used = t->size = 0;
-}
-
-/* the slot holding key, or the empty slot where it would go */
-static Slot *
-table_find(const Table *t, const uint8_t *key, int len, uint32_t hash)
-{
-    size_t mask = t->cap - 1;
-    size_t i = hash & mask;
-    for (;;) {
-        Slot *s = &t->slots[i];
-        if (s->off == 0)
-            return s;
-        if (s->hash == hash) {
-            const uint8_t *k = t->arena + s->off - 1;
-            if (k[0] == len && memcmp(k + 1, key, len) == 0)
-                return s;
-        }
-        i = (i + 1) & mask;
-    }
-}
-
-static int
-table_get(const Table *t, const uint8_t *key, int len, uint32_t hash, int *val)
-{
-    if (t->slots == NULL)
-        return 0;
-    Slot *s = table_find(t, key, len, hash);
-    if (s->off == 0)
-        return 0;
-    *val = s->val;
-    return 1;
-}
-
-static int
-table_grow(Table *t)
-{
-    size_t cap = t->cap * 2;
-    Slot *slots = PyMem_Calloc(cap, sizeof(Slot));
-    if (slots == NULL)
-        return -1;
-    for (size_t i = 0; i < t->cap; i++) {
-        Slot *s = &t->slots[i];
-        if (s->off) {
-            size_t j = s->hash & (cap - 1);
-            while (slots[j].off)
-                j = (j + 1) & (cap - 1);
-            slots[j] = *s;
-        }
-    }
-    PyMem_Free(t->slots);
-    t->slots = slots;
-    t->cap = cap;
-    return 0;
-}
-
-/* insert or overwrite; -1 when out of memory */
-static int
-table_put(Table *t, const uint8_t *key, int len, uint32_t hash, int val)
-{
-    Slot *s = table_find(t, key, len, hash);
-    if (s->off) {
-        s->val = val;
-        return 0;
-    }
-    if (t->used + len + 1 > t->size) {
-        size_t size = t->size * 2;
-        uint8_t *arena = PyMem_Realloc(t->arena, size);
-        if (arena == NULL)
-            return -1;
-        t->arena = arena;
-        t->size = size;
-    }
-    if (t->used + 1 >= UINT32_MAX)
-        return -1;
-    uint8_t *k = t->arena + t->used;
-    k[0] = (uint8_t)len;
-    memcpy(k + 1, key, len);
-    s->hash = hash;
-    s->off = (uint32_t)(t->used + 1);
-    s->val = val;
-    t->used += len + 1;
-    t->count++;
-    if (t->count * 2 > t->cap)
-        return table_grow(t);
-    return 0;
-}
-
 /* ---- the search ------------------------------------------------------------------------- */
 
 typedef struct {
@@ -183,6 +41,7 @@ typedef struct {
 
 typedef struct {
     PyObject_HEAD
+    Generations tt; /* the transposition table (first: GenerationsHead) */
     /* the rules' tables, from the NEED table given by solver.py */
     uint8_t need_rank[NF][SLOTS]; /* NEED[x][j] */
     int8_t slot[NF][14];          /* SLOT[x][r] */
@@ -191,7 +50,6 @@ typedef struct {
     int n, p0, h0[NF], passes0;
     uint8_t ranks[MAXN];
     int stuck_passes, chain;
-    long tt_max;
     /* the search state (solver.Search's attributes of the same names) */
     uint8_t seq[MAXN];
     int len, p, h[NF], passes, pass_start;
@@ -200,10 +58,11 @@ typedef struct {
     uint8_t live[14][NF + 1];
     int nlive[14];
     int *moves;
-    int nmoves, capmoves;
+    int nmoves;
+    size_t capmoves;
     Undo *undo;
-    int utop, ucap;
-    Table young, old;
+    int utop;
+    size_t ucap;
     /* rule 6: the foundations split on, and the slots of each not pinned yet */
     int order[NF], norder;
     int unp[NF][SLOTS], nunp[NF];
@@ -212,26 +71,13 @@ typedef struct {
     long long nodes, limit;
     int has_limit;
 } Core;
-
-/* Doubles an array's room (to `first` elements at first); -1 with MemoryError when it cannot. */
-static int
-grow(void **buf, int *cap, size_t size, int first)
-{
-    int n = *cap ? 2 * *cap : first;
-    void *p = PyMem_Realloc(*buf, (size_t)n * size);
-    if (p == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    *buf = p;
-    *cap = n;
-    return 0;
-}
+_Static_assert(offsetof(Core, tt) == offsetof(GenerationsHead, tt), "Core begins as GenerationsHead");
 
 static int
 push_move(Core *s, int m)
 {
-    if (s->nmoves == s->capmoves && grow((void **)&s->moves, &s->capmoves, sizeof(int), 256) < 0)
+    if ((size_t)s->nmoves == s->capmoves
+        && grow_array((void **)&s->moves, &s->capmoves, sizeof(int), 256) < 0)
         return -1;
     s->moves[s->nmoves++] = m;
     return 0;
@@ -240,7 +86,7 @@ push_move(Core *s, int m)
 static int
 push_undo(Core *s, int card)
 {
-    if (s->utop == s->ucap && grow((void **)&s->undo, &s->ucap, sizeof(Undo), 1024) < 0)
+    if ((size_t)s->utop == s->ucap && grow_array((void **)&s->undo, &s->ucap, sizeof(Undo), 1024) < 0)
         return -1;
     s->undo[s->utop].card = (uint8_t)card;
     s->undo[s->utop].code = s->cm[card];
@@ -659,24 +505,9 @@ count_node(Core *s)
     s->nodes++;
     if (s->nodes & 255)
         return 0;
-    PyObject *v = PyLong_FromLongLong(s->nodes);
-    if (v == NULL)
-        return R_ERROR;
-    int err = PyObject_SetAttrString(s->clock, "nodes", v);
-    Py_DECREF(v);
-    if (err < 0)
-        return R_ERROR;
-    PyObject *r = PyObject_CallMethod(s->clock, "tick", NULL);
-    if (r == NULL)
-        return R_ERROR;
-    Py_DECREF(r);
-    /* the local search run by tick() counts its own nodes */
-    v = PyObject_GetAttrString(s->clock, "nodes");
-    if (v == NULL)
-        return R_ERROR;
-    s->nodes = PyLong_AsLongLong(v);
-    Py_DECREF(v);
-    if (s->nodes == -1 && PyErr_Occurred())
+    /* the count is read back: the local search that tick() runs counts its own nodes */
+    if (nodes_write(s->clock, s->nodes) < 0 || tick_method(s->clock) < 0
+        || nodes_read(s->clock, &s->nodes) < 0)
         return R_ERROR;
     if (s->has_limit && s->nodes >= s->limit)
         return R_LIMIT;
@@ -686,15 +517,9 @@ count_node(Core *s)
 static int
 store(Core *s, const uint8_t *key, int len, uint32_t hash)
 {
-    if ((long)s->young.count >= s->tt_max) {
-        table_free(&s->old);
-        s->old = s->young;
-        if (table_init(&s->young) < 0) {
-            PyErr_NoMemory();
-            return R_ERROR;
-        }
-    }
-    if (table_put(&s->young, key, len, hash, s->passes) < 0) {
+    if (generations_full(&s->tt) && generations_age(&s->tt) < 0)
+        return R_ERROR;
+    if (table_put(&s->tt.young, key, len, hash, s->passes) == NULL) {
         PyErr_NoMemory();
         return R_ERROR;
     }
@@ -781,12 +606,13 @@ decide(Core *s, int c, int r, int w)
     for (int x = 0; x < NF; x++)
         key[len + 1 + x] = (uint8_t)s->h[x];
     len += 5;
-    uint32_t hash = key_hash(key, len);
+    uint32_t hash = table_hash(key, len);
     int got;
-    int found = table_get(&s->young, key, len, hash, &got);
+    int found = table_get(&s->tt.young, key, len, hash, &got);
     if (!found) {
-        found = table_get(&s->old, key, len, hash, &got);
-        if (found && table_put(&s->young, key, len, hash, got) < 0) {
+        /* found in the old generation: promoted to the young one, as solver.py does */
+        found = table_get(&s->tt.old, key, len, hash, &got);
+        if (found && table_put(&s->tt.young, key, len, hash, got) == NULL) {
             PyErr_NoMemory();
             return R_ERROR;
         }
@@ -988,8 +814,7 @@ reset(Core *s)
 static void
 Core_dealloc(Core *s)
 {
-    table_free(&s->young);
-    table_free(&s->old);
+    generations_free(&s->tt);
     PyMem_Free(s->moves);
     PyMem_Free(s->undo);
     Py_TYPE(s)->tp_free((PyObject *)s);
@@ -1035,7 +860,6 @@ Core_init(Core *s, PyObject *args, PyObject *kwds)
     s->passes0 = passes;
     s->stuck_passes = stuck_passes;
     s->chain = chain;
-    s->tt_max = tt_max;
     /* the tables solver.py builds as SLOT, PV, BELOW, LOW and FIELD */
     for (int x = 0; x < NF; x++) {
         for (int r = 0; r < 14; r++)
@@ -1061,13 +885,7 @@ Core_init(Core *s, PyObject *args, PyObject *kwds)
         s->pv[code] = pv;
         s->below[code] = below;
     }
-    table_free(&s->young);
-    table_free(&s->old);
-    if (table_init(&s->young) < 0) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    return 0;
+    return generations_start(&s->tt, tt_max);
 }
 
 static PyObject *
@@ -1094,7 +912,7 @@ Core_run(Core *s, PyObject *args)
             return NULL;
         }
     }
-    if (s->young.slots == NULL) {
+    if (s->tt.young.slots == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "Core: not initialised");
         return NULL;
     }
@@ -1103,12 +921,7 @@ Core_run(Core *s, PyObject *args)
         return NULL;
     if (!ok || !relaxed_ok(s))
         Py_RETURN_FALSE;
-    PyObject *v = PyObject_GetAttrString(clock, "nodes");
-    if (v == NULL)
-        return NULL;
-    s->nodes = PyLong_AsLongLong(v);
-    Py_DECREF(v);
-    if (s->nodes == -1 && PyErr_Occurred())
+    if (nodes_read(clock, &s->nodes) < 0)
         return NULL;
     s->has_limit = limit != Py_None;
     if (s->has_limit) {
@@ -1132,51 +945,24 @@ Core_run(Core *s, PyObject *args)
     }
     s->clock = NULL;
     /* the count goes back to the clock however the search ended */
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    v = PyLong_FromLongLong(s->nodes);
-    if (v == NULL || PyObject_SetAttrString(clock, "nodes", v) < 0) {
-        Py_XDECREF(v);
-        Py_XDECREF(type);
-        Py_XDECREF(value);
-        Py_XDECREF(tb);
+    if (nodes_hand_back(clock, s->nodes, res == R_ERROR) < 0)
         return NULL;
-    }
-    Py_DECREF(v);
-    if (type != NULL) {
-        PyErr_Restore(type, value, tb);
-        return NULL;
-    }
-    if (res == R_ERROR) {
-        PyErr_SetString(PyExc_SystemError, "Core: an error without an exception");
-        return NULL;
-    }
     if (res == R_LIMIT)
         Py_RETURN_NONE;
     return PyBool_FromLong(res == 1);
 }
 
+/* a move as solver.py has it: a foundation 0-3, DEAL_MOVE or REDEAL_MOVE */
 static PyObject *
-Core_line(Core *s, PyObject *Py_UNUSED(ignored))
+move_int(const void *moves, Py_ssize_t i)
 {
-    PyObject *out = PyList_New(s->nmoves);
-    if (out == NULL)
-        return NULL;
-    for (int i = 0; i < s->nmoves; i++) {
-        PyObject *m = PyLong_FromLong(s->moves[i]);
-        if (m == NULL) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyList_SET_ITEM(out, i, m);
-    }
-    return out;
+    return PyLong_FromLong(((const int *)moves)[i]);
 }
 
 static PyObject *
-Core_tt_size(Core *s, PyObject *Py_UNUSED(ignored))
+Core_line(Core *s, PyObject *Py_UNUSED(ignored))
 {
-    return Py_BuildValue("(nn)", (Py_ssize_t)s->young.count, (Py_ssize_t)s->old.count);
+    return list_of(s->moves, s->nmoves, move_int);
 }
 
 static PyMethodDef Core_methods[] = {
@@ -1185,29 +971,19 @@ static PyMethodDef Core_methods[] = {
      "reached); with split_order (bytes: foundations), rule 6's split on them first; "
      "clock.nodes is read and written and clock.tick() called every 256 nodes."},
     {"line", (PyCFunction)Core_line, METH_NOARGS, "The winning line of the last run that won."},
-    {"tt_size", (PyCFunction)Core_tt_size, METH_NOARGS,
-     "The entries of the transposition table's two generations (young, old)."},
+    TT_SIZE_METHOD,
     {NULL, NULL, 0, NULL},
 };
 
-static PyTypeObject CoreType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "musical_cli.games.musical._search.Core",
-    .tp_doc = "Core(ranks, p, heights, passes, need, stuck_passes, chain, tt_max): "
-              "solver.Search's chronological search in C, node for node.",
-    .tp_basicsize = sizeof(Core),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)Core_init,
-    .tp_dealloc = (destructor)Core_dealloc,
-    .tp_methods = Core_methods,
-};
+static PyTypeObject CoreType = CORE_TYPE(
+    "musical_cli.games.musical._search.Core",
+    "Core(ranks, p, heights, passes, need, stuck_passes, chain, tt_max): "
+    "solver.Search's chronological search in C, node for node.",
+    Core, Core_init, Core_dealloc, Core_methods);
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_search",
+static struct PyModuleDef module = CORE_MODULE(
     "The Musical solver's exhaustive search in C (optional; solver.py has the same in Python).",
-    -1, NULL, NULL, NULL, NULL, NULL,
-};
+    NULL);
 
 PyMODINIT_FUNC
 PyInit__search(void)
@@ -1217,16 +993,5 @@ PyInit__search(void)
     ONES = 0;
     for (int x = 0; x < NF; x++)
         ONES |= 1ULL << 12 * x;
-    if (PyType_Ready(&CoreType) < 0)
-        return NULL;
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL)
-        return NULL;
-    Py_INCREF(&CoreType);
-    if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) {
-        Py_DECREF(&CoreType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
+    return module_with_core(&module, &CoreType);
 }

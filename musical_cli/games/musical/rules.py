@@ -6,11 +6,13 @@ the king, and is complete when a king lands on it: 12 cards each, 44 built in al
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ...cards import Card, a_rank
-from ...game import Foundations, Game, RuleOption, RulesError
+from ...deals import DealNumber
+from ...game import Foundations, Game, Progress, RuleOption, RulesError
 from ...moves import DEAL, FOUNDATION, REDEAL, WASTE, Deal, F, Move, Redeal, Transfer, W
 
 FOUNDATIONS = 4
@@ -99,7 +101,7 @@ def _redeals_text(redeals: int | None) -> str:
     return "unlimited" if redeals is None else str(redeals)
 
 
-class Musical(Game):
+class Musical(Game[MusicalState, MusicalRules]):
     name = "musical"
     title = "Musical"
     aliases = ("betsy-ross",)
@@ -207,6 +209,50 @@ class Musical(Game):
 
     def cards_to_build(self, state: MusicalState) -> int:
         return len(state.stock) + len(state.waste)
+
+    # --- the view and the solver, imported when first asked for ----------------------------
+    def variant_title(self, rules: MusicalRules | None = None) -> str:
+        if rules is None:
+            return self.title
+        from .view import variant_title
+
+        return variant_title(self, rules)
+
+    def draw(self, state: MusicalState, ascii: bool = False) -> list[tuple[str, str]]:
+        from .view import draw
+
+        return draw(state, ascii)
+
+    def opening_record(self, deal: DealNumber, state: MusicalState) -> dict[str, Any]:
+        from .view import opening_record
+
+        return opening_record(self, deal, state)
+
+    def own_search(self, state: MusicalState, budget: float | None, progress: Progress | None,
+                   nodes: int | None = None) -> tuple[str, tuple[Move, ...], int]:
+        from .solver import search
+
+        return search(state, budget, progress, nodes)
+
+    def difficulty_bands(self) -> Mapping[MusicalRules, tuple[int, int]]:
+        from .solver import DIFFICULTY_BANDS
+
+        return DIFFICULTY_BANDS
+
+    def difficulty_lost(self) -> Mapping[MusicalRules, int]:
+        from .solver import DIFFICULTY_LOST
+
+        return DIFFICULTY_LOST
+
+    def sure_move(self, state: MusicalState) -> Move | None:
+        from .solver import sure_move
+
+        return sure_move(self, state)
+
+    def greedy_wins(self, state: MusicalState) -> bool:
+        from .solver import greedy_wins
+
+        return greedy_wins(self, state)
 
 
 MUSICAL = Musical()

@@ -138,13 +138,13 @@ from __future__ import annotations
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import accumulate, islice
 from operator import or_
 
 from ...cores import optional_core
 from ...moves import DEAL, REDEAL, F, Move, Transfer, W
-from .rules import FOUNDATION_SIZE, FOUNDATIONS, SEQUENCES, MusicalRules, MusicalState
+from .rules import FOUNDATION_SIZE, FOUNDATIONS, SEQUENCES, Musical, MusicalRules, MusicalState
 
 # The deals' difficulty bands (musical_cli.advice.rating): rules -> the most nodes of an easy
 # deal's win, of a medium one's; thirds of the winnable deals of 1-10,000, measured by
@@ -217,6 +217,7 @@ class Limit(Exception):
 
 
 _MATCH_CACHE: dict[tuple[int, tuple[int, ...]], tuple[int, ...] | None] = {}
+_UNMATCHED: tuple[int, ...] = (-1,)  # not in the memo (no answer of match() is this very tuple)
 
 
 def clear_caches() -> None:
@@ -407,8 +408,8 @@ class Search:
         cm = self.cm
         ids = self.live[r]
         masks = tuple([cm[i] & 15 for i in ids])
-        got = _MATCH_CACHE.get((self.need[r], masks), 0)
-        if got == 0:
+        got = _MATCH_CACHE.get((self.need[r], masks), _UNMATCHED)
+        if got is _UNMATCHED:
             got = match(self.need[r], masks)
         if got is None:
             return None
@@ -646,8 +647,8 @@ class Search:
                 cut.append(m)
         return self._last_pass(range(p, n), pv[:p], g, cut, seq, codes, pv, after)
 
-    def _last_pass(self, todo, stack: list[int], g: int, cut: list[int], seq, codes, pv,
-                   after) -> list[tuple[int, int]] | None:
+    def _last_pass(self, todo: Sequence[int], stack: list[int], g: int, cut: list[int], seq: list[int],
+                   codes: list[int], pv: list[int], after: list[int]) -> list[tuple[int, int]] | None:
         """The relaxation's last pass, the cards at indexes ``todo`` dealt in order onto the
         waste ``stack`` (values, top last), adding rule 5's certificates to ``cut``; None when
         the relaxation fails."""
@@ -961,17 +962,19 @@ class CoreSearch:
     def __init__(self, pos: Position, clock: Clock, basic: bool = False):
         self.pos = pos
         self.clock = clock
+        assert CORE is not None, "a core search is made only where the core is built"
         self.core = CORE.Core(bytes(pos.ranks), pos.p, bytes(pos.heights), pos.redeals_left,
                               self.NEED_BYTES, -1 if basic else STUCK_PASSES,
                               not basic and pos.redeals_left <= 1 and 1 in CHAIN_PASSES, TT_MAX)
 
     def run(self, node_limit: int | None, split: bool = False) -> bool | None:
-        if split:
-            return self.core.run(self.clock, node_limit, bytes(split_order(self.pos)))
-        return self.core.run(self.clock, node_limit)
+        got: bool | None = (self.core.run(self.clock, node_limit, bytes(split_order(self.pos))) if split
+                            else self.core.run(self.clock, node_limit))
+        return got
 
     def line(self) -> list[int]:
-        return self.core.line()
+        line: list[int] = self.core.line()
+        return line
 
 
 def make_search(pos: Position, clock: Clock, core: bool = True,
@@ -1236,7 +1239,7 @@ def search(state: MusicalState, budget: float | None,
     return result, (_engine_moves(line) if result == "won" else ()), nodes
 
 
-def sure_move(game, state: MusicalState) -> Move | None:
+def sure_move(game: Musical, state: MusicalState) -> Move | None:
     """The waste top c to the one foundation X that still needs c's rank, X wanting it now.
     Then c is the only copy left that X can take and every win plays c to X; by the exchange
     argument (this module's docstring) playing a card as soon as its foundation wants it is
@@ -1247,18 +1250,19 @@ def sure_move(game, state: MusicalState) -> Move | None:
         return None
     needing = [i for i in range(1, FOUNDATIONS + 1)
                if top.rank in SEQUENCES[i - 1][len(state.foundations[i - 1]):]]
-    return plays[0] if needing == [plays[0].target.index] else None
+    target = plays[0].target
+    return plays[0] if target is not None and needing == [target.index] else None
 
 
-def greedy_wins(game, state: MusicalState) -> bool:
+def greedy_wins(game: Musical, state: MusicalState) -> bool:
     """The greedy strategy: play the waste top to the lowest-numbered foundation that takes it,
     else deal, else redeal. True if it wins."""
     while True:
         legal = game.legal_moves(state)
         if not legal:
             return state.complete
-        plays = [m for m in legal if isinstance(m, Transfer)]
-        move = min(plays, key=lambda m: m.target.index) if plays else legal[0]  # else DEAL or REDEAL
+        plays = [(m.target.index, m) for m in legal if isinstance(m, Transfer) and m.target is not None]
+        move = min(plays, key=lambda play: play[0])[1] if plays else legal[0]  # else DEAL or REDEAL
         state = game.apply(state, move)
         # With unlimited redeals greedy can cycle: a whole pass without a play is the same
         # position again, so it is stuck.
@@ -1266,7 +1270,7 @@ def greedy_wins(game, state: MusicalState) -> bool:
             return False
 
 
-def _greedy_stuck(game, state: MusicalState) -> bool:
+def _greedy_stuck(game: Musical, state: MusicalState) -> bool:
     """After a redeal: does a whole pass of greedy play make no play? (Then it never will.)"""
     probe = state
     while probe.stock:

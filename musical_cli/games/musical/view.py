@@ -7,7 +7,7 @@ from typing import Any
 from ...cards import rank_name
 from ...deals import DealNumber
 from ...render import Fragments, card, plural, row
-from .rules import MusicalState
+from .rules import Musical, MusicalRules, MusicalState
 
 WIDTH = 6  # columns a foundation's cell takes
 
@@ -30,7 +30,7 @@ def draw(state: MusicalState, ascii: bool = False) -> Fragments:
     return out
 
 
-def variant_title(game: Any, rules: Any) -> str:
+def variant_title(game: Musical, rules: MusicalRules) -> str:
     """The Game protocol's ``variant_title``: "Musical", or "Musical with 1 redeal" under other
     rules than the default two redeals."""
     if rules.redeals == game.default_rules().redeals:
@@ -40,7 +40,7 @@ def variant_title(game: Any, rules: Any) -> str:
     return f"{game.title} with {'no redeal' if rules.redeals == 0 else plural(rules.redeals, 'redeal')}"
 
 
-def opening_record(game: Any, deal: DealNumber, state: MusicalState) -> dict[str, Any]:
+def opening_record(game: Musical, deal: DealNumber, state: MusicalState) -> dict[str, Any]:
     return {"game": game.name, "seed": deal.json,
             "signs": [c.code for c in state.signs],
             "foundations": [f[0].code for f in state.foundations],
