@@ -1153,3 +1153,26 @@ def test_a_lost_hint_with_no_winnable_position_proven_still_guesses_how_far_to_u
     assert "no win is possible from here" in out
     earliest = min(i for i, state in enumerate(s.states) if state in s.memory.solved)
     assert f"'undo {len(s.states) - earliest}' may get back" in out and "a guess" in out, out
+
+
+@needs_solver
+def test_following_the_hints_counts_down_by_one_with_no_search(monkeypatch):
+    """A hint's line is remembered: the player who plays the hinted move is hinted the rest of
+    the same line, one move shorter, without a new search (a new search may find a longer one)."""
+    from musical_cli import advice
+
+    s = session(1)
+    first = text(execute(s, "hint"))
+    count = int(re.search(r"a win in (\d+) more move", first).group(1))
+    move = first.removeprefix("hint: ").split("  (")[0]
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("searched again")
+
+    monkeypatch.setattr(advice, "analyse", no_search)
+    for _ in range(3):
+        execute(s, move)
+        said = text(execute(s, "hint"))
+        assert f"a win in {count - 1} more move" in said, said
+        count -= 1
+        move = said.removeprefix("hint: ").split("  (")[0]
