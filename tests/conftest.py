@@ -99,3 +99,34 @@ def build_position(
 def position():
     """The :func:`build_position` factory."""
     return build_position
+
+
+# --- the real program in a pseudo-terminal (tests/terminal.py) ---------------------------------
+
+
+@pytest.fixture
+def terminal_env(tmp_path):
+    """The environment of the children :func:`terminal` starts (HOME and the XDG directories in
+    the test's temporary directory): a test may change it before it starts one."""
+    from terminal import child_env
+
+    return child_env(tmp_path)
+
+
+@pytest.fixture
+def terminal(terminal_env):
+    """Starts ``musical ARGS`` (keyword arguments: more environment) in a
+    :class:`terminal.Terminal` at 80x24 (or ``size``: rows, columns), waiting up to ``timeout``
+    seconds for each output expected; every child started is closed when the test ends."""
+    from terminal import COLUMNS, ROWS, TIMEOUT, Terminal, spawn
+
+    started: list = []
+
+    def start(*args: str, size: tuple[int, int] = (ROWS, COLUMNS), timeout: float = TIMEOUT, **extra_env: str):
+        term = Terminal(spawn(*args, env={**terminal_env, **extra_env}, size=size, timeout=timeout))
+        started.append(term)
+        return term
+
+    yield start
+    for term in started:
+        term.close()

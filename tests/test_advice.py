@@ -8,7 +8,6 @@ import re
 import threading
 
 import pytest
-from lines import sigint_default
 
 from musical_cli import advice
 from musical_cli.advice import LOST, UNKNOWN, WON, Limit, analyse, review, trail_of
@@ -703,19 +702,15 @@ def test_the_review_command_reports_its_progress_as_a_review():
 def test_musical_review_on_a_terminal_draws_its_line_without_escape_codes(tmp_path):
     """``musical review`` at a terminal: the progress line, then wiped with spaces (a dumb terminal
     shows an escape code as garbage), and nothing of it on standard output."""
-    import os
-    import sys
 
-    pexpect = pytest.importorskip("pexpect")
+    terminal = pytest.importorskip("terminal")  # (needs pexpect)
+    pexpect = terminal.pexpect
     # Calculation with 3 piles, deal 21: undecided at 200,000,000 nodes, so each position of the
     # review takes the search its time and the line is drawn.
     path = tmp_path / "g.txt"
     path.write_text("format: musical-transcript 1\ngame: calculation\ndeal: 21\npiles: 3\nd\n")
     out = tmp_path / "out"
-    env = {k: v for k, v in os.environ.items() if k != "MUSICAL_DEBUG"} | {"TERM": "dumb"}
-    child = pexpect.spawn("/bin/sh", ["-c", f"exec {sys.executable} -m musical_cli review {path} > {out}"],
-                          env=env, encoding="utf-8", dimensions=(24, 80), timeout=60,
-                          preexec_fn=sigint_default)
+    child = terminal.spawn("review", str(path), env=terminal.child_env(TERM="dumb"), stdout=out, timeout=60)
     child.expect(pexpect.EOF)
     child.close()
     err = child.before
