@@ -17,10 +17,11 @@ from musical_cli.solver import solve
 def _deal4():
     """Deal 4 at one redeal: its winning line and the first move off it that loses (index)."""
     state = MUSICAL.opening(DealNumber(4), MusicalRules(1))
-    line = analyse(MUSICAL, state, Limit(seconds=30)).moves
+    # node limits far above what these positions take (1,000 nodes at most)
+    line = analyse(MUSICAL, state, Limit(nodes=1_000_000)).moves
     for i, right in enumerate(line):
         for move in MUSICAL.legal_moves(state):
-            if move != right and solve(MUSICAL, MUSICAL.apply(state, move), budget=5).result == "lost":
+            if move != right and solve(MUSICAL, MUSICAL.apply(state, move), budget=None, nodes=1_000_000).result == "lost":
                 return line, i, move
         state = MUSICAL.apply(state, right)
     raise AssertionError("no losing move")

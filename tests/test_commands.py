@@ -563,6 +563,9 @@ def test_loading_a_bad_file_leaves_the_game_unchanged(kind, tmp_path):
 
 
 # --- hint / solve / auto (only once the solver exists) -------------------------------------
+# The shell's hint and solve search for seconds (advice's *_BUDGET), as a player waits: they have
+# no node limit. The positions asserted on here are decided in milliseconds; the tests of the
+# budgets themselves replace the search (advice.decide) and count the seconds it was given.
 
 needs_solver = pytest.mark.skipif(importlib.util.find_spec("musical_cli.solver") is None,
                                   reason="musical_cli/solver.py does not exist yet")

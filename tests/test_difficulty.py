@@ -122,6 +122,7 @@ def test_a_search_for_a_rare_rating_gives_up_in_time(monkeypatch):
         return DealNumber(len(tried))
 
     monkeypatch.setattr(advice, "rating", lambda game, rules, state: "easy")
+    # the search's time limit itself: seconds, not nodes
     assert advice.deal_rated(MUSICAL, MUSICAL.default_rules(), "lost", numbers, seconds=0.0) is None
     assert len(tried) == 1
     assert advice.deal_rated(MUSICAL, MUSICAL.default_rules(), "lost", numbers, attempts=5, seconds=60) is None
