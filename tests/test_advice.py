@@ -143,7 +143,7 @@ def _leave_the_line(game, start, line, k, seed):
 
 
 @pytest.mark.parametrize(("name", "deal", "rules"), WINNABLE)
-@pytest.mark.parametrize("k", [30, 80])
+@pytest.mark.parametrize("k", [pytest.param(30, marks=pytest.mark.slow), 80])
 def test_a_game_that_leaves_a_winning_line_names_a_move_at_k_or_later(name, deal, rules, k):
     """Along the line for k moves, then at random until the game is lost: a move named as
     losing comes after the k-th, its position before is winnable and after it lost (checked
@@ -174,10 +174,10 @@ def test_a_game_that_leaves_a_winning_line_names_a_move_at_k_or_later(name, deal
 
 @pytest.mark.parametrize(("name", "deal", "rules"), [
     ("musical", 1, MusicalRules(0)),  # no opening is winnable without a redeal
-    ("musical", 409, None),
+    pytest.param("musical", 409, None, marks=pytest.mark.slow),
     # Calculation's and Crazy Quilt's deals take the solver far longer to prove lost than a test
     # may: there the "deal" is a position of a random game that the solver proves lost quickly.
-    ("calculation", 1, None),
+    pytest.param("calculation", 1, None, marks=pytest.mark.slow),
     ("crazy-quilt", 1, None),
 ])
 def test_a_deal_proven_lost_names_no_move(name, deal, rules):
@@ -441,6 +441,7 @@ def _coach(session):
     return Coach(session, lambda: None, said.append), said
 
 
+@pytest.mark.slow
 def test_the_coach_in_the_background_and_a_new_move_cancels_it():
     from musical_cli.language import Session, execute
 
@@ -493,6 +494,7 @@ def _calculation_midgame(deal: int, placements: int):
     return game, state, moves
 
 
+@pytest.mark.slow
 def test_the_coach_never_reads_calculations_stock():
     """Two positions that differ only in the stock's order get the same estimate."""
     from dataclasses import replace
@@ -505,6 +507,7 @@ def test_the_coach_never_reads_calculations_stock():
     assert blind_estimate(state, deals=4) == blind_estimate(other, deals=4)
 
 
+@pytest.mark.slow
 def test_calculations_estimate_is_the_blind_players():
     """From deal 1's opening the blind player (about 87% of deals won) wins most orders of the
     unseen cards; the placing heuristic the estimate once rolled out won about one in eight, and
@@ -520,6 +523,7 @@ def test_calculations_estimate_is_the_blind_players():
     assert blind_estimate(state, stopped=lambda: calls.append(1) or len(calls) > 2)[1] == 2
 
 
+@pytest.mark.slow
 def test_the_coach_shows_calculations_estimate():
     from musical_cli.language import Session
     from musical_cli.live import Live
@@ -625,6 +629,7 @@ def test_new_winnable(monkeypatch):
 # --- difficulty --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_bands_split_a_sample_of_winnable_deals_in_about_thirds():
     """The bands were calibrated on deals 1-10,000 (docs/difficulty.md); deals 1-300 are a
     sample of them: each band holds about a third of the winnable ones."""
@@ -640,6 +645,7 @@ def test_the_bands_split_a_sample_of_winnable_deals_in_about_thirds():
         assert 0.22 < counts[band] / winnable < 0.45, counts
 
 
+@pytest.mark.slow
 def test_a_rating_is_the_measure_against_the_bands():
     from musical_cli.advice import band_of, difficulty_measure, rating
 
@@ -653,6 +659,7 @@ def test_a_rating_is_the_measure_against_the_bands():
     assert rating(MUSICAL, unlimited, MUSICAL.opening(DealNumber(1), unlimited)) is None
 
 
+@pytest.mark.slow
 def test_musical_deal_shows_the_difficulty(monkeypatch, capsys):
     import json
 
@@ -719,6 +726,7 @@ def test_the_review_command_reports_its_progress_as_a_review():
                          for t in shown), shown
 
 
+@pytest.mark.slow
 def test_musical_review_on_a_terminal_draws_its_line_without_escape_codes(tmp_path):
     """``musical review`` at a terminal: the progress line, then wiped with spaces (a dumb terminal
     shows an escape code as garbage), and nothing of it on standard output."""

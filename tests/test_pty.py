@@ -205,6 +205,7 @@ def _legal(term: Terminal) -> str:
     return term.child.after
 
 
+@pytest.mark.slow
 def test_a_killed_shell_is_resumed_with_its_position_and_undo_history(terminal, tmp_path):
     import signal
 
@@ -304,6 +305,7 @@ def test_a_damaged_record_is_set_aside_and_play_goes_on(terminal, tmp_path):
     assert aside.read_bytes() == b"\x00garbage" * 1000
 
 
+@pytest.mark.slow
 def test_a_game_in_play_is_ended_only_with_the_players_word(terminal, terminal_env):
     """'new' on a game in play asks; Enter (the default) keeps it, 'y' ends it as abandoned;
     leaving with a game in play says how to go on with it."""

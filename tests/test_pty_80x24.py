@@ -24,9 +24,13 @@ VARIANTS = [
     (["--game", "crazy-quilt", "--seed", "1", "--redeals", "2"], "q11 f1", "Indian Carpet deal 1"),
     (["--game", "crazy-quilt", "--seed", "1", "--reserves"], "d", "Persian Rug deal 1"),
 ]
+# Each game once in a bare 'pytest'; its other variants (seconds each) with the slow tests.
+QUICK = ("Musical deal 1", "Calculation deal 3", "Crazy Quilt deal 1")
 
 
-@pytest.mark.parametrize(("args", "illegal", "name"), VARIANTS, ids=[v[2] for v in VARIANTS])
+@pytest.mark.parametrize(("args", "illegal", "name"),
+                         [v if v[2] in QUICK else pytest.param(*v, marks=pytest.mark.slow) for v in VARIANTS],
+                         ids=[v[2] for v in VARIANTS])
 def test_every_line_fits_80_columns(terminal, args, illegal, name):
     term = terminal(*args, timeout=60)  # 'solve' searches for its seconds (the shell's has no node limit)
     opening = term.until(PROMPT)[1]

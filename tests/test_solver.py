@@ -145,7 +145,8 @@ def test_finished_positions():
 
 # --- lost verdicts against brute force ----------------------------------------------------------
 
-@pytest.mark.parametrize("redeals", REDEALS)
+@pytest.mark.parametrize("redeals", [0, pytest.param(1, marks=pytest.mark.slow), pytest.param(2, marks=pytest.mark.slow),
+                                     None])
 def test_agrees_with_brute_force_near_the_end(redeals):
     seen = {"won": 0, "lost": 0}
     for k in range(40):
@@ -165,6 +166,7 @@ def test_agrees_with_brute_force_near_the_end(redeals):
     assert seen["lost"] or redeals is None, seen
 
 
+@pytest.mark.slow
 @settings(max_examples=40, derandomize=True, deadline=None)
 @given(n=st.integers(1, 8), seed=st.integers(0, 10**6), left=st.integers(6, 14),
        redeals=st.sampled_from(REDEALS))
@@ -178,6 +180,7 @@ def test_agrees_with_brute_force_hypothesis(n, seed, left, redeals):
         assert replays_to_win(state, got)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("relax,stuck,stuck_passes", [(True, True, 1), (True, True, 0), (True, True, 2),
                                                     (True, False, 0), (False, False, 0)])
 def test_each_rule_set_agrees_with_brute_force(relax, stuck, stuck_passes):
@@ -220,6 +223,7 @@ def _cutting_5b(state: MusicalState, stuck_passes: int) -> tuple[bool, int]:
     return bool(search.run(None)), cuts[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("redeals", [1, 2])
 def test_rule_5b_is_exercised_and_agrees_with_brute_force(redeals):
     """Rule 5b (rule 5's certificates on the cards the relaxation keeps for the last pass, with
@@ -237,6 +241,7 @@ def test_rule_5b_is_exercised_and_agrees_with_brute_force(redeals):
     assert cut_somewhere, "rule 5b never fired: the test does not exercise it"
 
 
+@pytest.mark.slow
 def test_rule_6_split_agrees_with_brute_force(monkeypatch):
     """Rule 6 (pin which copy fills each slot of the slowest foundations, then the exhaustive
     search): the same verdicts as brute force near the end of real deals, splitting on 1, 2 or
@@ -295,6 +300,7 @@ def _chain_cuts(state: MusicalState, chain_passes: tuple[int, ...]) -> tuple[boo
     return bool(search.run(None)), cuts[0]
 
 
+@pytest.mark.slow
 def test_rule_7_agrees_with_brute_force():
     """Rule 7 (each foundation alone must fill its slots in the passes left, its forced cards
     blocking), used in every pass, on positions some way from the end of real deals with no
@@ -337,6 +343,7 @@ def test_rule_7_never_cuts_a_won_position(monkeypatch):
     assert checked > 1000
 
 
+@pytest.mark.slow
 def test_deal_409_is_lost_with_two_redeals():
     """The one deal of 1-1000 the chronological search could not decide with two redeals
     (20 million nodes): rule 6 proves it lost."""

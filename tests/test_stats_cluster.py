@@ -43,6 +43,7 @@ def same(report) -> list[tuple]:
     return [(r.deal, r.result, r.nodes, r.moves, r.greedy_won) for r in report.results]
 
 
+@pytest.mark.slow
 def test_cluster_results_equal_the_local_pool(client):
     deals = parse_deal_range("1-24") + [DealNumber(5, ms=True)]
     rules = MusicalRules(2)
@@ -57,6 +58,7 @@ def test_cluster_results_equal_the_local_pool(client):
     assert sorted(r.deal for r in seen) == sorted(d.text for d in deals)
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_run_loses_no_deal(client):
     """One redeal: deals of a second or more each, so both workers are busy when one is killed
     (SIGKILL, as the out-of-memory killer would); its deals run again elsewhere, each counted once."""
@@ -82,6 +84,7 @@ def test_a_worker_killed_mid_run_loses_no_deal(client):
     client.wait_for_workers(2, timeout=60)  # the nanny restarts the worker for the next test
 
 
+@pytest.mark.slow
 def test_the_command_line_on_a_cluster(cluster, tmp_path, capsys):
     out = tmp_path / "r.jsonl"
     status = main(["stats", "1-8", "--scheduler", cluster.scheduler_address, "--out", str(out), "--json",

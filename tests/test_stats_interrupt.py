@@ -86,7 +86,8 @@ def finish(proc: subprocess.Popen, workers: set[int]) -> tuple[int, str, str]:
     return proc.returncode, out, err
 
 
-@pytest.mark.parametrize("times, gap", [(1, 0.0), (2, 0.05), (5, 0.01), (3, 0.4)])
+@pytest.mark.parametrize("times, gap", [(1, 0.0), (2, 0.05), pytest.param(5, 0.01, marks=pytest.mark.slow),
+                                        pytest.param(3, 0.4, marks=pytest.mark.slow)])
 def test_ctrl_c_pressed_many_times(times, gap):
     # One redeal: deals 1-400 take minutes, so the run is in full swing when Ctrl-C comes.
     proc = start("1-400", "--redeals", "1", "--workers", "2")
@@ -121,6 +122,7 @@ def test_ctrl_c_in_one_process():
     assert "interrupted: the deals finished so far" in out
 
 
+@pytest.mark.slow
 def test_ctrl_c_keeps_the_results_file_sound(tmp_path):
     """Interrupted with --out, the file holds whole lines only, and the same command resumes."""
     out_file = tmp_path / "r.jsonl"
@@ -143,7 +145,8 @@ def test_ctrl_c_keeps_the_results_file_sound(tmp_path):
     assert out_file.read_bytes().count(b"\n") == 60
 
 
-@pytest.mark.parametrize("presses, gap", [(2, 0.05), (2, 0.3), (4, 0.05)])
+@pytest.mark.parametrize("presses, gap", [(2, 0.05), pytest.param(2, 0.3, marks=pytest.mark.slow),
+                                          pytest.param(4, 0.05, marks=pytest.mark.slow)])
 def test_ctrl_c_at_a_terminal(presses, gap):
     """At a terminal the progress bar reads the keyboard: Ctrl-C is a key there, which the bar
     turns into SIGINT for this process alone. Two quick presses once printed the report and then
