@@ -7,6 +7,7 @@ set) runs more examples. Select another explicitly with ``--hypothesis-profile N
 from __future__ import annotations
 
 import os
+import tempfile
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -30,6 +31,13 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+# Temporary files (tmp_path, and the children's) in memory where the system has a memory file
+# system: the record, 'save' and the results files sync the disk at every move or deal, which on
+# a busy disk is most of those tests' time. A TMPDIR already set is kept.
+if "TMPDIR" not in os.environ and os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK | os.X_OK):
+    os.environ["TMPDIR"] = "/dev/shm"
+    tempfile.tempdir = None  # read TMPDIR again
 
 # The program prints ASCII in the C locale (cli.ascii_locale); the tests expect the suit symbols
 # unless they set a locale of their own, so a machine whose tests run under LANG=C or LC_ALL=C
