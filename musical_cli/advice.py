@@ -31,6 +31,7 @@ from typing import Any, Protocol
 
 from .game import Game, Outcome
 from .hand import Hand, Played, Position
+from .lines import along
 from .moves import Move
 
 WON, LOST, UNKNOWN = "won", "lost", "unknown"
@@ -183,12 +184,27 @@ def decide(asker: Asker, state: Position, budget: float) -> Verdict:
     probes of the same earlier positions cost nothing the second time."""
     known = asker.memory.solved.get(state)
     if known is not None:
+        remember(asker.memory.solved, asker.hand.game, state, known)
         return known
     verdict = analyse(asker.hand.game, state, Limit(wall=budget), progress=asker.search_progress)
     if verdict.decided:
-        asker.memory.solved[state] = verdict
+        remember(asker.memory.solved, asker.hand.game, state, verdict)
         asker.notify("solved")
     return verdict
+
+
+def remember(solved: dict[Position, Verdict], game: Game, state: Position, verdict: Verdict) -> None:
+    """Keep a decided verdict; and of a win, the rest of its line as the verdict of the position
+    after its first move (unless one as short is known there), so that a player who follows the
+    hint is hinted the same line one move shorter, with no search: the counts go down by one."""
+    if not verdict.decided:
+        return
+    solved[state] = verdict
+    if verdict.result == WON and verdict.moves:
+        after, rest = next(along(game, state, verdict.moves))
+        there = solved.get(after)
+        if there is None or (there.result == WON and len(there.moves) > len(rest)):
+            solved[after] = replace(verdict, moves=rest)
 
 
 def guess(game: Game, state: Position) -> Move | None:

@@ -215,8 +215,7 @@ class Coach(_Beside):
             verdict = advice.analyse(game, state, self.limit, stop=stop)
             if verdict.stopped:
                 return
-            if verdict.decided:
-                snap.memory.solved[state] = verdict
+            advice.remember(snap.memory.solved, game, state, verdict)
         if verdict.result == WON:
             self._publish(stop, Live("won", moves=len(verdict.moves)))
             return

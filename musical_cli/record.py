@@ -738,6 +738,8 @@ def apart_lines(f: Figures) -> list[str]:
     if f.coached:
         parts.append(f"{plural(f.coached, 'game')} played with the coach on")
     out = []
+    if f.hinted:
+        out.append(f"Won with hints, counted as played but not won: {plural(f.hinted, 'game')}.")
     if parts:
         out.append("Not counted as yours: " + "; ".join(parts) + ".")
     if f.in_play:
@@ -752,7 +754,8 @@ def figures_card(f: Figures, name: str) -> list[str]:
     """One rule set's figures, a line each (the shell's 'stats' for the game in hand)."""
     rate = "-" if f.win_rate is None else f"{f.win_rate:.1f}%"
     out = [f"{name}: your figures",
-           f"  played {f.played}: won {f.won}, lost {f.lost}, abandoned {f.abandoned}; win rate {rate}",
+           f"  played {f.played}: won {f.won}" + (f", won with hints {f.hinted}" if f.hinted else "")
+           + f", lost {f.lost}, abandoned {f.abandoned}; win rate {rate}",
            f"  winning streak {f.current_streak} now, {f.longest_streak} at best; "
            f"longest losing streak {f.longest_losing_streak}"]
     best = []

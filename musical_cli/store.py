@@ -600,12 +600,13 @@ class Figures:
     Only the player's own games count in ``played`` and what follows from it: played from the
     deal by the player (hints and ``auto`` do not change whose game it is), with the live coach
     off. Games the solver finished (any ``solve play``), games loaded with their moves, and
-    coached games are counted apart; a game still in play is not counted yet."""
+    coached games are counted apart; a game still in play is not counted yet. A game won with
+    hints is played but not ``won`` (:func:`won_alone`): it is ``hinted``."""
 
     game: str
     rules: dict[str, str]
     played: int  # the player's finished games: won, lost or abandoned
-    won: int
+    won: int  # won with no hint asked
     lost: int
     abandoned: int
     current_streak: int  # wins in a row, up to the last finished game
@@ -621,6 +622,7 @@ class Figures:
     earlier: int = 0  # of the player's games, those recorded before who played was kept
     # difficulty band: (played, won), the player's finished games whose deal was rated
     by_difficulty: tuple[tuple[str, int, int], ...] = ()
+    hinted: int = 0  # of the player's finished games, those won with hints (counted as played, not won)
 
     @property
     def win_rate(self) -> float | None:
@@ -635,6 +637,7 @@ class Figures:
                 "longest_losing_streak": self.longest_losing_streak, "fewest_moves": self.fewest_moves,
                 "fastest_win": None if self.fastest_win is None else round(self.fastest_win),
                 "seconds": round(self.seconds), "in_play": self.in_play, "earlier": self.earlier,
+                "won_with_hints": self.hinted,
                 "by_difficulty": {band: {"played": p, "won": w} for band, p, w in self.by_difficulty}}
 
 
@@ -654,12 +657,14 @@ def summarise(game: str, rules: dict[str, str], rows: list[GameRow]) -> Figures:
     finished = sorted((g for g in mine if g.result in FINISHED), key=lambda g: (g.last_played, g.id))
     streak = longest = losing = longest_losing = 0
     for g in finished:
-        if g.result == "won":
+        if won_alone(g):
             streak, losing = streak + 1, 0
+        elif g.result == "won":  # with hints: no win of the player's own, nor a loss
+            streak = 0
         else:
             streak, losing = 0, losing + 1
         longest, longest_losing = max(longest, streak), max(longest_losing, losing)
-    wins = [g for g in finished if g.result == "won"]
+    wins = [g for g in finished if won_alone(g)]
     bands = tuple((band, sum(g.difficulty == band for g in finished),
                    sum(g.difficulty == band for g in wins)) for band in BANDS
                   if any(g.difficulty == band for g in finished))
@@ -673,7 +678,15 @@ def summarise(game: str, rules: dict[str, str], rows: list[GameRow]) -> Figures:
                    sum(g.seconds for g in mine), sum(g.result == "in play" for g in mine),
                    apart("solver"), apart("loaded"),
                    sum(g.coach and g.how in ("player", None) and g.result in FINISHED for g in rows),
-                   sum(g.how is None for g in mine), bands)
+                   sum(g.how is None for g in mine), bands,
+                   sum(g.result == "won" and g.hints > 0 for g in finished))
+
+
+def won_alone(g: GameRow) -> bool:
+    """Whether a game is a win of the player's own: won with no hint asked. A game won with
+    hints counts as played, not won (as PySolFC counts it): the hints showed the way, and a win
+    rate that counts them says little. ``auto`` and undo keep a win the player's."""
+    return g.result == "won" and g.hints == 0
 
 
 def figures(games: Iterable[GameRow], total: bool = False) -> list[Figures]:

@@ -7,6 +7,7 @@ set) runs more examples. Select another explicitly with ``--hypothesis-profile N
 from __future__ import annotations
 
 import os
+import tempfile
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -30,6 +31,13 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+# Temporary files (tmp_path, and the children's) in memory where the system has a memory file
+# system: the record, 'save' and the results files sync the disk at every move or deal, which on
+# a busy disk is most of those tests' time. A TMPDIR already set is kept.
+if "TMPDIR" not in os.environ and os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK | os.X_OK):
+    os.environ["TMPDIR"] = "/dev/shm"
+    tempfile.tempdir = None  # read TMPDIR again
 
 # The program prints ASCII in the C locale (cli.ascii_locale); the tests expect the suit symbols
 # unless they set a locale of their own, so a machine whose tests run under LANG=C or LC_ALL=C
@@ -110,3 +118,34 @@ def build_position(
 def position():
     """The :func:`build_position` factory."""
     return build_position
+
+
+# --- the real program in a pseudo-terminal (tests/terminal.py) ---------------------------------
+
+
+@pytest.fixture
+def terminal_env(tmp_path):
+    """The environment of the children :func:`terminal` starts (HOME and the XDG directories in
+    the test's temporary directory): a test may change it before it starts one."""
+    from terminal import child_env
+
+    return child_env(tmp_path)
+
+
+@pytest.fixture
+def terminal(terminal_env):
+    """Starts ``musical ARGS`` (keyword arguments: more environment) in a
+    :class:`terminal.Terminal` at 80x24 (or ``size``: rows, columns), waiting up to ``timeout``
+    seconds for each output expected; every child started is closed when the test ends."""
+    from terminal import COLUMNS, ROWS, TIMEOUT, Terminal, spawn
+
+    started: list = []
+
+    def start(*args: str, size: tuple[int, int] = (ROWS, COLUMNS), timeout: float = TIMEOUT, **extra_env: str):
+        term = Terminal(spawn(*args, env={**terminal_env, **extra_env}, size=size, timeout=timeout))
+        started.append(term)
+        return term
+
+    yield start
+    for term in started:
+        term.close()

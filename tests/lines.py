@@ -65,11 +65,3 @@ def shell_text(session, keys: str) -> str:
         assert shell.run() == 0
     return "".join(plain(f) for f in printed)
 
-
-def sigint_default() -> None:
-    """A pexpect child's preexec_fn: SIGINT's default. A test run started in the background by a
-    shell without job control (`pytest &`) inherits SIGINT ignored, and an ignored signal stays
-    ignored across exec: the ^C a test sends would be lost, as it once was."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -8,7 +8,6 @@ import re
 import threading
 
 import pytest
-from lines import sigint_default
 
 from musical_cli import advice
 from musical_cli.advice import LOST, UNKNOWN, WON, Limit, analyse, review, trail_of
@@ -23,6 +22,21 @@ from musical_cli.render import plain
 from musical_cli.solver import solve
 
 LOST_409 = MUSICAL.opening(DealNumber(409))  # proven lost in about a second of CPU time
+# The limits of the searches asserted on, in nodes (the same verdicts on every machine, however
+# loaded): far more than any position here takes (a Calculation deal's lost position, the most,
+# about 550,000), so that a solver made slower fails instead of hanging.
+NODES = 5_000_000
+# The review's: for the whole review and for one position (these games' reviews that end take
+# 700,000 nodes at most; one that stays undecided takes all of the limit).
+REVIEW = {"limit": Limit(nodes=10_000_000), "probe": Limit(nodes=1_000_000)}
+
+
+@pytest.fixture
+def node_reviews(monkeypatch):
+    """The review command and 'musical review' within REVIEW's node limits instead of their
+    seconds (both read the limits when they run)."""
+    monkeypatch.setattr(advice, "REVIEW_LIMIT", REVIEW["limit"])
+    monkeypatch.setattr(advice, "REVIEW_PROBE", REVIEW["probe"])
 
 
 def test_a_limit_is_a_value():
@@ -83,7 +97,7 @@ def test_a_stop_set_before_asks_nothing(monkeypatch):
 
 
 def _line(game, state, limit=None):
-    got = analyse(game, state, limit or Limit(seconds=30))
+    got = analyse(game, state, limit or Limit(nodes=NODES))
     assert got.result == WON
     return got.moves
 
@@ -110,7 +124,7 @@ def test_along_a_winning_line_no_move_is_named(name, deal, rules):
     start = game.opening(DealNumber(deal), rules)
     moves = _line(game, start)
     states = _states(game, deal, rules, moves)
-    got = review(game, start, trail_of(states, moves))
+    got = review(game, start, trail_of(states, moves), **REVIEW)
     assert got.losing == () and got.start == WON and not got.lost_from_the_deal
     assert all(p.before == WON and p.after == WON for p in got.plies)
     assert got.complete
@@ -131,7 +145,7 @@ def _leave_the_line(game, start, line, k, seed):
 
 
 @pytest.mark.parametrize(("name", "deal", "rules"), WINNABLE)
-@pytest.mark.parametrize("k", [30, 80])
+@pytest.mark.parametrize("k", [pytest.param(30, marks=pytest.mark.slow), 80])
 def test_a_game_that_leaves_a_winning_line_names_a_move_at_k_or_later(name, deal, rules, k):
     """Along the line for k moves, then at random until the game is lost: a move named as
     losing comes after the k-th, its position before is winnable and after it lost (checked
@@ -147,14 +161,14 @@ def test_a_game_that_leaves_a_winning_line_names_a_move_at_k_or_later(name, deal
     else:
         pytest.skip("every random continuation won")
     states = _states(game, deal, rules, moves)
-    got = review(game, start, trail_of(states, moves), limit=Limit(seconds=15))
+    got = review(game, start, trail_of(states, moves), **REVIEW)
     assert not got.lost_from_the_deal and got.start == WON
     assert all(p.before == WON and p.after == WON for p in got.plies[:k])
     assert len(got.losing) <= 1  # one line: it can be lost only once
     for ply in got.losing:
         assert ply.ply > k, (ply, k)  # never on the winning line's own moves
-        assert solve(game, states[ply.ply - 1], budget=10).result == "won"
-        assert solve(game, states[ply.ply], budget=30).result == "lost"
+        assert solve(game, states[ply.ply - 1], budget=None, nodes=NODES).result == "won"
+        assert solve(game, states[ply.ply], budget=None, nodes=NODES).result == "lost"
     assert all(p.before != LOST or p.after == LOST for p in got.plies)  # lost stays lost
     if got.complete:
         assert len(got.losing) == 1
@@ -162,10 +176,10 @@ def test_a_game_that_leaves_a_winning_line_names_a_move_at_k_or_later(name, deal
 
 @pytest.mark.parametrize(("name", "deal", "rules"), [
     ("musical", 1, MusicalRules(0)),  # no opening is winnable without a redeal
-    ("musical", 409, None),
+    pytest.param("musical", 409, None, marks=pytest.mark.slow),
     # Calculation's and Crazy Quilt's deals take the solver far longer to prove lost than a test
     # may: there the "deal" is a position of a random game that the solver proves lost quickly.
-    ("calculation", 1, None),
+    pytest.param("calculation", 1, None, marks=pytest.mark.slow),
     ("crazy-quilt", 1, None),
 ])
 def test_a_deal_proven_lost_names_no_move(name, deal, rules):
@@ -173,7 +187,7 @@ def test_a_deal_proven_lost_names_no_move(name, deal, rules):
     rules = _rules(game, rules)
     start = game.opening(DealNumber(deal), rules)
     rng = random.Random(deal)
-    while analyse(game, start, Limit(seconds=0.3)).result != LOST:
+    while analyse(game, start, Limit(nodes=200_000)).result != LOST:
         for _ in range(8):  # a few random moves between probes
             assert game.outcome(start) is not Outcome.WON
             if game.outcome(start) is Outcome.IN_PLAY:
@@ -183,7 +197,7 @@ def test_a_deal_proven_lost_names_no_move(name, deal, rules):
         move = rng.choice(game.legal_moves(states[-1]))
         moves.append(move)
         states.append(game.apply(states[-1], move))
-    got = review(game, start, trail_of(states, moves), limit=Limit(seconds=10))
+    got = review(game, start, trail_of(states, moves), **REVIEW)
     assert got.lost_from_the_deal and got.start == LOST
     assert got.losing == ()
     assert all(p.before == LOST and p.after == LOST for p in got.plies)
@@ -199,7 +213,7 @@ def test_a_losing_move_undone_is_named_and_so_is_a_later_one():
     losing = []  # (i, a move at states[i] that loses)
     for i in range(len(line)):
         for move in MUSICAL.legal_moves(states[i]):
-            if move != line[i] and solve(MUSICAL, MUSICAL.apply(states[i], move), budget=5).result == "lost":
+            if move != line[i] and solve(MUSICAL, MUSICAL.apply(states[i], move), budget=None, nodes=NODES).result == "lost":
                 losing.append((i, move))
                 break
         if len(losing) == 2:
@@ -209,11 +223,11 @@ def test_a_losing_move_undone_is_named_and_so_is_a_later_one():
     trail.append((i + 1, first, states[i], MUSICAL.apply(states[i], first)))  # lost it...
     trail += trail_of(states[:j + 1], line[:j])[i:]  # ...undone: on along the line
     trail.append((j + 1, second, states[j], MUSICAL.apply(states[j], second)))  # lost again
-    got = review(MUSICAL, start, trail)
+    got = review(MUSICAL, start, trail, **REVIEW)
     assert [(p.ply, p.undone) for p in got.losing] == [(i + 1, True), (j + 1, False)]
     assert got.start == WON and not got.lost_from_the_deal
     # the same game without the undo names only its one losing move
-    got = review(MUSICAL, start, trail_of(states[:j + 1], line[:j]) + [trail[-1]])
+    got = review(MUSICAL, start, trail_of(states[:j + 1], line[:j]) + [trail[-1]], **REVIEW)
     assert [p.ply for p in got.losing] == [j + 1]
 
 
@@ -255,10 +269,10 @@ def test_a_review_reuses_known_verdicts(monkeypatch):
     moves = _line(MUSICAL, start)
     states = _states(MUSICAL, 2, MusicalRules(), moves)
     known: dict = {}
-    review(MUSICAL, start, trail_of(states, moves), known=known)
+    review(MUSICAL, start, trail_of(states, moves), known=known, **REVIEW)
     assert known
     monkeypatch.setattr(advice, "analyse", lambda *a, **k: pytest.fail("searched again"))
-    assert review(MUSICAL, start, trail_of(states, moves), known=known).complete
+    assert review(MUSICAL, start, trail_of(states, moves), known=known, **REVIEW).complete
 
 
 def _probed_game(monkeypatch, verdict_of):
@@ -339,13 +353,13 @@ def _deal4_lost():
     state = start
     for i, right in enumerate(line):
         for move in MUSICAL.legal_moves(state):
-            if move != right and solve(MUSICAL, MUSICAL.apply(state, move), budget=5).result == "lost":
+            if move != right and solve(MUSICAL, MUSICAL.apply(state, move), budget=None, nodes=NODES).result == "lost":
                 return rules, line, i, move
         state = MUSICAL.apply(state, right)
     raise AssertionError("no losing move")
 
 
-def test_the_review_command_names_the_move_that_lost_even_once_taken_back():
+def test_the_review_command_names_the_move_that_lost_even_once_taken_back(node_reviews):
     from musical_cli.language import Session, execute
     from musical_cli.render import plain
 
@@ -370,7 +384,7 @@ def test_the_review_command_needs_a_move():
         execute(Session(MUSICAL, DealNumber(4)), "review")
 
 
-def test_musical_review_json(tmp_path, monkeypatch, capsys):
+def test_musical_review_json(tmp_path, monkeypatch, capsys, node_reviews):
     import json
 
     from lines import run_main
@@ -429,6 +443,7 @@ def _coach(session):
     return Coach(session, lambda: None, said.append), said
 
 
+@pytest.mark.slow
 def test_the_coach_in_the_background_and_a_new_move_cancels_it():
     from musical_cli.language import Session, execute
 
@@ -481,6 +496,7 @@ def _calculation_midgame(deal: int, placements: int):
     return game, state, moves
 
 
+@pytest.mark.slow
 def test_the_coach_never_reads_calculations_stock():
     """Two positions that differ only in the stock's order get the same estimate."""
     from dataclasses import replace
@@ -493,6 +509,7 @@ def test_the_coach_never_reads_calculations_stock():
     assert blind_estimate(state, deals=4) == blind_estimate(other, deals=4)
 
 
+@pytest.mark.slow
 def test_calculations_estimate_is_the_blind_players():
     """From deal 1's opening the blind player (about 87% of deals won) wins most orders of the
     unseen cards; the placing heuristic the estimate once rolled out won about one in eight, and
@@ -508,6 +525,7 @@ def test_calculations_estimate_is_the_blind_players():
     assert blind_estimate(state, stopped=lambda: calls.append(1) or len(calls) > 2)[1] == 2
 
 
+@pytest.mark.slow
 def test_the_coach_shows_calculations_estimate():
     from musical_cli.language import Session
     from musical_cli.live import Live
@@ -551,6 +569,11 @@ def test_winnable_deals_only_winnable_deals(seed, monkeypatch, capsys):
 
     numbers = _Numbers(seed)
     monkeypatch.setattr(deals, "secrets", numbers)
+    # each deal searched within 2,000,000 nodes, not WINNABLE_LIMIT's seconds: the deals skipped
+    # are then exactly the ones the solver does not win within that limit, on any machine
+    real = advice.winnable_deal
+    monkeypatch.setattr(advice, "winnable_deal",
+                        lambda game, rules, numbers: real(game, rules, numbers, Limit(nodes=2_000_000)))
     status, out, err = run_main(["--winnable", "--redeals", "1"], "show\n", monkeypatch, capsys)
     assert status == 1, err  # batch mode: the game is not won
     deal = int(re.search(r"^deal (\d+)$", out, re.M).group(1))
@@ -608,6 +631,7 @@ def test_new_winnable(monkeypatch):
 # --- difficulty --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_bands_split_a_sample_of_winnable_deals_in_about_thirds():
     """The bands were calibrated on deals 1-10,000 (docs/difficulty.md); deals 1-300 are a
     sample of them: each band holds about a third of the winnable ones."""
@@ -623,6 +647,7 @@ def test_the_bands_split_a_sample_of_winnable_deals_in_about_thirds():
         assert 0.22 < counts[band] / winnable < 0.45, counts
 
 
+@pytest.mark.slow
 def test_a_rating_is_the_measure_against_the_bands():
     from musical_cli.advice import band_of, difficulty_measure, rating
 
@@ -636,6 +661,7 @@ def test_a_rating_is_the_measure_against_the_bands():
     assert rating(MUSICAL, unlimited, MUSICAL.opening(DealNumber(1), unlimited)) is None
 
 
+@pytest.mark.slow
 def test_musical_deal_shows_the_difficulty(monkeypatch, capsys):
     import json
 
@@ -702,22 +728,19 @@ def test_the_review_command_reports_its_progress_as_a_review():
                          for t in shown), shown
 
 
+@pytest.mark.slow
 def test_musical_review_on_a_terminal_draws_its_line_without_escape_codes(tmp_path):
     """``musical review`` at a terminal: the progress line, then wiped with spaces (a dumb terminal
     shows an escape code as garbage), and nothing of it on standard output."""
-    import os
-    import sys
 
-    pexpect = pytest.importorskip("pexpect")
+    terminal = pytest.importorskip("terminal")  # (needs pexpect)
+    pexpect = terminal.pexpect
     # Calculation with 3 piles, deal 21: undecided at 200,000,000 nodes, so each position of the
     # review takes the search its time and the line is drawn.
     path = tmp_path / "g.txt"
     path.write_text("format: musical-transcript 1\ngame: calculation\ndeal: 21\npiles: 3\nd\n")
     out = tmp_path / "out"
-    env = {k: v for k, v in os.environ.items() if k != "MUSICAL_DEBUG"} | {"TERM": "dumb"}
-    child = pexpect.spawn("/bin/sh", ["-c", f"exec {sys.executable} -m musical_cli review {path} > {out}"],
-                          env=env, encoding="utf-8", dimensions=(24, 80), timeout=60,
-                          preexec_fn=sigint_default)
+    child = terminal.spawn("review", str(path), env=terminal.child_env(TERM="dumb"), stdout=out, timeout=60)
     child.expect(pexpect.EOF)
     child.close()
     err = child.before
@@ -856,7 +879,7 @@ def test_the_coachs_lost_now_line_tells_a_deal_lost_from_its_start():
     assert "in time" in lost_now(-1) and "'undo 3'" in lost_now(3)
 
 
-def test_the_review_of_a_won_game_ends_on_won():
+def test_the_review_of_a_won_game_ends_on_won(node_reviews):
     """Its last move's position is the win itself: "won", not "winnable" (new-user audit)."""
     from musical_cli.language import Session, execute
     from musical_cli.render import plain

@@ -30,6 +30,7 @@ from musical_cli.games.calculation.rules import CALCULATION, CalculationRules
 
 PACKAGE_PARENT = str(Path(musical_cli.__file__).resolve().parent.parent)
 needs_core = pytest.mark.skipif(S.CORE is None, reason="the Calculation C core is not built here")
+slow = pytest.mark.slow
 
 RULES = [CalculationRules(), CalculationRules(piles=3), CalculationRules(bases=False)]
 RULE_IDS = ["4-piles", "3-piles", "no-bases"]
@@ -57,7 +58,7 @@ def test_make_search_chooses_the_core():
 
 @needs_core
 @pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
-@pytest.mark.parametrize("limit, deals", [(3000, 12), (30_000, 6)])
+@pytest.mark.parametrize("limit, deals", [(3000, 12), pytest.param(30_000, 6, marks=slow)])
 def test_openings_node_for_node(rules, limit, deals):
     seen = set()
     for n in range(1, deals + 1):
@@ -67,6 +68,7 @@ def test_openings_node_for_node(rules, limit, deals):
     assert "won" in seen  # a won line was compared, not only node counts
 
 
+@slow
 @needs_core
 @pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
 def test_midgame_positions_node_for_node(rules):
@@ -108,6 +110,7 @@ def random_position(seed: int, deal: int, rules: CalculationRules, moves: int):
     return state
 
 
+@slow
 @needs_core
 @settings(max_examples=40)
 @given(seed=st.integers(0, 10**6), deal=st.integers(1, 5000), rules=st.sampled_from(RULES),
@@ -118,6 +121,7 @@ def test_random_positions_node_for_node(seed, deal, rules, moves, limit):
     assert py == core
 
 
+@slow
 @needs_core
 def test_a_rotating_table_node_for_node(monkeypatch):
     """A young generation of 40 entries rotates again and again: the same nodes, and the same
@@ -180,6 +184,7 @@ def test_musical_pure_python_turns_the_core_off(tmp_path):
 # --- the blind player's rollouts in C ------------------------------------------------------------
 
 
+@slow
 @needs_core
 @settings(max_examples=60)
 @given(seed=st.integers(0, 10**6), deal=st.integers(1, 5000), rules=st.sampled_from(RULES),
@@ -209,6 +214,7 @@ def test_rollouts_refuse_bad_input():
         S.CORE.rollouts(bytes(4), (b"",) * 4, 0, [bytes([1] * 53)], 5.0, 0.5, 1.0)
 
 
+@slow
 @needs_core
 @pytest.mark.parametrize("deal, rules", [(2, CalculationRules()), (5, CalculationRules(piles=3)),
                                          (7, CalculationRules(bases=False))])

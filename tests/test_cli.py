@@ -355,7 +355,11 @@ def test_deal_json_1_to_1000_is_quick():
     assert elapsed < 10  # "a few seconds" at most
 
 
-def test_deal_names_the_variant(capsys):
+def test_deal_names_the_variant(capsys, monkeypatch):
+    import musical_cli.advice
+
+    # the title is what is asserted here; the rating (seconds of search for these deals) is test_advice's
+    monkeypatch.setattr(musical_cli.advice, "rating", lambda game, rules, state: None)
     status, out, _ = cli(capsys, "deal", "1", "--game", "calculation", "--piles", "3")
     assert status == 0 and out.startswith("Calculation with 3 piles, deal 1\n")
     status, out, _ = cli(capsys, "deal", "2", "--game", "crazy-quilt", "--reserves")

@@ -352,6 +352,32 @@ def test_undo_then_redo_walks_the_same_states(deal, data):
     assert s.states == states
 
 
+def test_moves_made_again_by_redo_are_taken_back_by_undo():
+    """A step redo makes is a step again: undo takes it back whole (a placement and the card
+    Calculation's shell turns up after it together), as often as the player goes back and forth."""
+    s = session()
+    execute(s, "d; d")
+    execute(s, "undo 2; redo 2")
+    reply = execute(s, "undo 2")
+    assert "undid 2 moves" in text(reply) and s.moves == [] and s.state == MUSICAL.opening(DealNumber(1))
+    execute(s, "redo 2; undo; undo; redo")
+    assert [str(m) for m in s.moves] == ["d"]
+    from musical_cli.games.calculation.rules import CALCULATION
+
+    c = Session(CALCULATION, DealNumber(1), None, interactive=True)
+    opening = c.state  # its first card turned up: undo never takes that back
+    execute(c, "w p1")
+    after_one = c.state
+    execute(c, "w p2")
+    for _ in range(2):
+        execute(c, "undo 2; redo 2")
+        execute(c, "undo")
+        assert c.state == after_one and [str(m) for m in c.moves] == ["d", "w p1", "d"]
+        execute(c, "undo")
+        assert c.state == opening
+        execute(c, "redo 2")
+
+
 # --- new, restart, moves, show, quit ---------------------------------------------------------
 
 
@@ -540,6 +566,9 @@ def test_loading_a_bad_file_leaves_the_game_unchanged(kind, tmp_path):
 
 
 # --- hint / solve / auto (only once the solver exists) -------------------------------------
+# The shell's hint and solve search for seconds (advice's *_BUDGET), as a player waits: they have
+# no node limit. The positions asserted on here are decided in milliseconds; the tests of the
+# budgets themselves replace the search (advice.decide) and count the seconds it was given.
 
 needs_solver = pytest.mark.skipif(importlib.util.find_spec("musical_cli.solver") is None,
                                   reason="musical_cli/solver.py does not exist yet")
@@ -1153,3 +1182,26 @@ def test_a_lost_hint_with_no_winnable_position_proven_still_guesses_how_far_to_u
     assert "no win is possible from here" in out
     earliest = min(i for i, state in enumerate(s.states) if state in s.memory.solved)
     assert f"'undo {len(s.states) - earliest}' may get back" in out and "a guess" in out, out
+
+
+@needs_solver
+def test_following_the_hints_counts_down_by_one_with_no_search(monkeypatch):
+    """A hint's line is remembered: the player who plays the hinted move is hinted the rest of
+    the same line, one move shorter, without a new search (a new search may find a longer one)."""
+    from musical_cli import advice
+
+    s = session(1)
+    first = text(execute(s, "hint"))
+    count = int(re.search(r"a win in (\d+) more move", first).group(1))
+    move = first.removeprefix("hint: ").split("  (")[0]
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("searched again")
+
+    monkeypatch.setattr(advice, "analyse", no_search)
+    for _ in range(3):
+        execute(s, move)
+        said = text(execute(s, "hint"))
+        assert f"a win in {count - 1} more move" in said, said
+        count -= 1
+        move = said.removeprefix("hint: ").split("  (")[0]

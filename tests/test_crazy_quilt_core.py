@@ -24,6 +24,7 @@ from musical_cli.games.crazy_quilt import solver as S  # noqa: N812
 from musical_cli.games.crazy_quilt.rules import CRAZY_QUILT, CrazyQuiltRules
 
 needs_core = pytest.mark.skipif(S.CORE is None, reason="the C core is not built here")
+slow = pytest.mark.slow
 # rule 9's settings in play (the fixture below changes them for most tests)
 JOINT = {"JOINT_CAP": S.JOINT_CAP, "JOINT_AFTER": S.JOINT_AFTER, "JOINT_AFTER_MAX": S.JOINT_AFTER_MAX}
 
@@ -110,14 +111,14 @@ def real_game(n: int, seed: int, rules: CrazyQuiltRules, moves: int):
 
 @needs_core
 @pytest.mark.parametrize("name", RULE_SETS)
-@pytest.mark.parametrize("n", range(1, 6))
+@pytest.mark.parametrize("n", [2, 3, *(pytest.param(n, marks=slow) for n in (1, 4, 5))])
 def test_same_search_from_the_opening(name, n):
     same(CRAZY_QUILT.opening(DealNumber(n), RULE_SETS[name]), 5000)
 
 
 @needs_core
 @pytest.mark.parametrize("name", RULE_SETS)
-@pytest.mark.parametrize("n", range(1, 6))
+@pytest.mark.parametrize("n", [3, *(pytest.param(n, marks=slow) for n in (1, 2, 4, 5))])
 def test_same_restart_order_from_the_opening(name, n):
     """A restart's order (salt n) is the same in both: the same perturbation of the same
     children, seeded by the same key hash."""
@@ -133,7 +134,7 @@ def test_same_restart_order_on_small_quilts(rules):
 
 
 @needs_core
-@pytest.mark.parametrize("name", ["quilt", "carpet", "rug"])
+@pytest.mark.parametrize("name", [pytest.param("quilt", marks=slow), "carpet", "rug"])
 def test_same_restarts(name, monkeypatch):
     """search()'s restarts: the same runs in both, each keeping the table's proofs from the
     last, so the same verdict, line and nodes in all."""
@@ -184,6 +185,7 @@ def test_same_search_where_a_dealt_card_has_its_copy_under_it(seed, name, deal_o
     same(state, 800)
 
 
+@slow
 @needs_core
 def test_same_search_where_a_popped_card_lets_a_cell_go():
     """The same reason to re-test a cell (its card may now go to a foundation) when the card
@@ -198,7 +200,7 @@ def test_same_search_where_a_popped_card_lets_a_cell_go():
 
 
 @needs_core
-@pytest.mark.parametrize("name", RULE_SETS)
+@pytest.mark.parametrize("name", [n if n in ("rug", "no-redeal") else pytest.param(n, marks=slow) for n in RULE_SETS])
 def test_same_search_from_positions_of_real_games(name):
     rng = random.Random(name)
     results = set()
@@ -214,7 +216,7 @@ def test_same_search_from_positions_of_real_games(name):
 
 
 @needs_core
-@pytest.mark.parametrize("rules", RULES)
+@pytest.mark.parametrize("rules", [pytest.param(r, marks=slow) if r.reserves else r for r in RULES])
 def test_same_search_and_verdict_on_small_quilts(rules):
     """The synthetic positions the Python search is checked on against brute force: the core's
     whole search (no limit) agrees node for node, so its verdict is brute force's too."""
@@ -222,7 +224,7 @@ def test_same_search_and_verdict_on_small_quilts(rules):
 
 
 @needs_core
-@pytest.mark.parametrize("name", ["quilt", "rug", "carpet"])
+@pytest.mark.parametrize("name", [pytest.param("quilt", marks=slow), "rug", "carpet"])
 def test_same_search_with_a_table_cleared_when_full(name, monkeypatch):
     monkeypatch.setattr(S, "TT_MAX", 300)
     for n in (3, 7):
@@ -317,6 +319,7 @@ def first_live_line(state, moves: int):
     return CRAZY_QUILT.play(state, line)
 
 
+@slow
 @needs_core
 @pytest.mark.parametrize("n, moves", [(136, 12), (165, 12), (194, 30)])
 def test_same_search_where_rule_8_cuts(n, moves):
@@ -338,7 +341,7 @@ def test_same_search_where_rule_8_cuts(n, moves):
 
 
 @needs_core
-@pytest.mark.parametrize(("moves", "most"), [(24, 2_000), (30, 200)])
+@pytest.mark.parametrize(("moves", "most"), [pytest.param(24, 2_000, marks=slow), (30, 200)])
 def test_same_search_where_rule_9_cuts(moves, most, monkeypatch):
     """Deal 511 at one redeal (undecided at 10,000,000 nodes of rules 1-8), 24 and 30 moves into
     its no-discrepancy line: with rule 9 as in play (its cap, its trigger) the whole search
@@ -352,6 +355,7 @@ def test_same_search_where_rule_9_cuts(moves, most, monkeypatch):
     assert run(state, True, 20_000)[0] == "unknown"
 
 
+@slow
 @needs_core
 def test_same_restarts_where_rule_9_cuts(monkeypatch):
     """search()'s restarts through rule 9's proofs: deal 511, 24 moves into its no-discrepancy

@@ -139,7 +139,8 @@ def check(state: CrazyQuiltState) -> str | None:
     return expected
 
 
-@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.redeals}{'w' if r.wrap else ''}{'r' if r.reserves else ''}")
+@pytest.mark.parametrize("rules", [pytest.param(r, marks=pytest.mark.slow) if r.reserves else r for r in RULES],
+                         ids=lambda r: f"{r.redeals}{'w' if r.wrap else ''}{'r' if r.reserves else ''}")
 def test_solver_against_brute_force_on_small_quilts(rules):
     seen = {"won": 0, "lost": 0}
     # Persian Rug's reserve shuffles make brute force slow, and small rugs are almost all won
@@ -153,8 +154,9 @@ def test_solver_against_brute_force_on_small_quilts(rules):
 
 
 def winning_line(n: int, rules: CrazyQuiltRules) -> tuple:
-    # A budget (far more than these deals take) so that a slower solver fails, not hangs.
-    result, moves, _ = search(GAME.opening(DealNumber(n), rules), budget=120)
+    # A node limit (far more than these deals take: 1,729 nodes at most) so that a slower solver
+    # fails, not hangs, on any machine.
+    result, moves, _ = search(GAME.opening(DealNumber(n), rules), None, nodes=100_000)
     assert result == "won"
     return moves
 
@@ -163,6 +165,7 @@ NEAR_END = [(2, CrazyQuiltRules(2)), (4, CrazyQuiltRules(2)), (9, CrazyQuiltRule
             (3, CrazyQuiltRules(reserves=True))]
 
 
+@pytest.mark.slow
 def test_solver_against_brute_force_near_the_end_of_real_deals():
     """Positions a few moves from the end of a won line, and a few random moves off it (often
     lost)."""
@@ -251,8 +254,9 @@ def random_game(seed: int, rules: CrazyQuiltRules) -> list[CrazyQuiltState]:
     return states
 
 
-@pytest.mark.parametrize("rules", [CrazyQuiltRules(0), CrazyQuiltRules(1), CrazyQuiltRules(2),
-                                   CrazyQuiltRules(1, wrap=True)], ids=str)
+@pytest.mark.parametrize("rules", [CrazyQuiltRules(0), pytest.param(CrazyQuiltRules(1), marks=pytest.mark.slow),
+                                   pytest.param(CrazyQuiltRules(2), marks=pytest.mark.slow),
+                                   pytest.param(CrazyQuiltRules(1, wrap=True), marks=pytest.mark.slow)], ids=str)
 def test_geometry_relaxation_proves_all_that_the_relaxation_proves(rules):
     """Rule 7 proves lost every position rule 6 proves lost (the module docstring's argument),
     which is why the search runs rule 6 only while rule 7 is off: on positions of random games
@@ -404,6 +408,7 @@ def one_suit(seed: int, rules: CrazyQuiltRules, left: int) -> CrazyQuiltState:
     return scattered(rng, rules, heights, 0.3, 0.8)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("redeals", "seeds"), [(1, range(280, 300)), (2, range(0, 25))])
 def test_suit_games_prove_what_rules_6_and_7_do_not(redeals, seeds):
     """Where rule 8 fires and rules 4, 6 and 7 do not (one suit with 20 cards in play), plain
@@ -493,6 +498,7 @@ def joint_positions(redeals: int):
         yield two_suits(14000 + seed, rules, 2 + seed % 3, 0.5)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("redeals", [0, 1, 2])
 def test_joint_game_against_brute_force(redeals, monkeypatch):
     """Rule 9's search of the joint game (the eager runs of fixed choices, refined where a card
@@ -537,6 +543,7 @@ def test_deal_117_is_lost_by_its_clubs():
     assert not s.rules_fail(s.root)
 
 
+@pytest.mark.slow
 def test_relaxations_pass_every_position_of_a_won_line():
     """Rules 4, 6, 7 and 8 never fire on a position from which a win is known: every position on
     the winning lines of real deals (one and two redeals, and wrap), from the opening to the end,
@@ -554,6 +561,7 @@ def test_relaxations_pass_every_position_of_a_won_line():
     assert checked >= 500, checked
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", [CrazyQuiltRules(1), CrazyQuiltRules(2), CrazyQuiltRules(1, wrap=True)], ids=str)
 def test_children_that_skip_the_geometry_relaxation_pass_it(rules):
     """A foundation move of a rank's last copy onto which no quilt card builds
@@ -644,6 +652,7 @@ def test_persian_rug_cycles_do_not_loop():
         assert search(state, budget=None)[0] == brute_force(state)
 
 
+@pytest.mark.slow
 def test_safe_moves_keep_the_position_won():
     checked = 0
     for rules in RULES:

@@ -41,8 +41,8 @@ def test_every_game_has_its_default_rules_rated():
 
 @pytest.mark.parametrize("game, rules, deals", [
     (CALCULATION, CALCULATION.default_rules(), (1, 2, 3)),
-    (CALCULATION, CALCULATION.rules_type(4, False), (1, 2)),
-    (MUSICAL, MUSICAL.rules_type(1), (1, 2, 3)),
+    pytest.param(CALCULATION, CALCULATION.rules_type(4, False), (1, 2), marks=pytest.mark.slow),
+    pytest.param(MUSICAL, MUSICAL.rules_type(1), (1, 2, 3), marks=pytest.mark.slow),
     (QUILT, QUILT.rules_type(redeals=1), (1, 2, 3)),
     (QUILT, QUILT.rules_type(reserves=True), (1, 2)),
 ])
@@ -122,6 +122,7 @@ def test_a_search_for_a_rare_rating_gives_up_in_time(monkeypatch):
         return DealNumber(len(tried))
 
     monkeypatch.setattr(advice, "rating", lambda game, rules, state, progress=None: "easy")
+    # the search's time limit itself: seconds, not nodes
     assert advice.deal_rated(MUSICAL, MUSICAL.default_rules(), "lost", numbers, seconds=0.0) is None
     assert len(tried) == 1
     assert advice.deal_rated(MUSICAL, MUSICAL.default_rules(), "lost", numbers, attempts=5, seconds=60) is None
@@ -196,6 +197,7 @@ def test_calibration_from_a_file_uses_the_games_own_limit(tmp_path):
     assert got == {1: ("won", 299_000), 2: ("unknown", 400_000), 3: ("unknown", 3_000_000)}
 
 
+@pytest.mark.slow
 def test_crazy_quilts_measure_stops_at_its_own_limit():
     # deal 175 at one redeal: undecided at 3,000,000 nodes too; rated in a tenth of the search
     rules = QUILT.rules_type(redeals=1)

@@ -24,6 +24,8 @@ SLACK = 1_000
 def test_every_search_stops_at_the_node_limit(name, options, deal):
     game = game_named(name)
     state = game.opening(DealNumber(deal), game.rules_from_options(options))
+    # the seconds only guard against a limit not read (the test then fails, not hangs): 3,000
+    # nodes take milliseconds
     first = solve(game, state, budget=20.0, nodes=3_000)
     assert first.result == "unknown"
     assert 3_000 <= first.nodes < 3_000 + SLACK

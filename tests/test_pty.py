@@ -3,100 +3,17 @@ type ``d``, see J♦ on the waste, ``quit``. Plus Ctrl-D, Ctrl-C, errors, the to
 
 from __future__ import annotations
 
-import io
-import os
 import re
 import sys
 
 import pytest
-
-pexpect = pytest.importorskip("pexpect")
+from terminal import PROMPT, SGR, TIMEOUT, Terminal, colour_codes, pexpect, screen_text, spawn
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
 
-PROMPT = "musical>"
-TIMEOUT = 15
-SGR = re.compile(r"\x1b\[([0-9;]*)m")
 
-
-def colour_codes(raw: str) -> set[str]:
-    """The colour parameters of every SGR escape sequence (bold, reset and the like left out)."""
-    found = set()
-    for params in SGR.findall(raw):
-        parts = params.split(";")
-        i = 0
-        while i < len(parts):
-            p = parts[i]
-            if p in ("38", "48"):
-                found.add(";".join(parts[i:i + 3]))
-                i += 3
-                continue
-            if p.isdigit() and (30 <= int(p) <= 37 or 40 <= int(p) <= 47 or 90 <= int(p) <= 107):
-                found.add(p)
-            i += 1
-    return found
-
-
-@pytest.fixture
-def env(tmp_path):
-    e = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "PROMPT_TOOLKIT_COLOR_DEPTH", "MUSICAL_DEBUG")}
-    e.update(XDG_STATE_HOME=str(tmp_path / "state"), XDG_DATA_HOME=str(tmp_path / "data"), TERM="xterm")
-    return e
-
-
-CPR_REQUEST = "\x1b[6n"
-
-
-class Terminal:
-    """A child in a pseudo-terminal that answers prompt_toolkit's cursor-position requests
-    (ESC[6n) as a real terminal does. Unanswered, each prompt waits a second for the reply, and
-    the bottom toolbar is never drawn."""
-
-    def __init__(self, child):
-        self.child = child
-        self.log = io.StringIO()  # everything the child wrote
-        child.logfile_read = self.log
-
-    def expect(self, pattern, exact: bool = True) -> str:
-        """Wait for ``pattern``; return what came before it (since the previous match)."""
-        seen = []
-        while True:
-            if exact:
-                i = self.child.expect_exact([pattern, CPR_REQUEST])
-            else:
-                i = self.child.expect([pattern, re.escape(CPR_REQUEST)])
-            seen.append(self.child.before)
-            if i == 0:
-                return "".join(seen)
-            self.child.send("\x1b[10;1R")
-
-    def sendline(self, text: str) -> None:
-        self.child.sendline(text)
-
-    def finish(self) -> int:
-        self.expect(pexpect.EOF)
-        self.child.close()
-        return self.child.exitstatus
-
-
-@pytest.fixture
-def spawn(env):
-    children = []
-
-    def start(*args: str, **extra_env: str) -> Terminal:
-        child = pexpect.spawn(sys.executable, ["-m", "musical_cli", *args], env={**env, **extra_env},
-                              dimensions=(30, 100), encoding="utf-8", timeout=TIMEOUT)
-        children.append(child)
-        return Terminal(child)
-
-    yield start
-    for child in children:
-        if child.isalive():
-            child.close(force=True)
-
-
-def test_seed_1_type_d_see_jd_quit(spawn, tmp_path):
-    term = spawn("--seed", "1")
+def test_seed_1_type_d_see_jd_quit(terminal, tmp_path):
+    term = terminal("--seed", "1")
     opening = term.expect(PROMPT)
     assert "deal 1" in opening and "A♣" in opening and "J♦" not in opening
     term.sendline("d")
@@ -110,8 +27,8 @@ def test_seed_1_type_d_see_jd_quit(spawn, tmp_path):
     assert "+d" in history.read_text(encoding="utf-8").splitlines()
 
 
-def test_ascii(spawn):
-    term = spawn("--seed", "1", "--ascii")
+def test_ascii(terminal):
+    term = terminal("--seed", "1", "--ascii")
     opening = term.expect(PROMPT)
     assert "AC" in opening and "♣" not in opening
     term.sendline("d")
@@ -120,15 +37,15 @@ def test_ascii(spawn):
     assert term.finish() == 0
 
 
-def test_ctrl_d_leaves(spawn):
-    term = spawn("--seed", "1")
+def test_ctrl_d_leaves(terminal):
+    term = terminal("--seed", "1")
     term.expect(PROMPT)
     term.child.sendcontrol("d")
     assert term.finish() == 0
 
 
-def test_illegal_move_and_ctrl_c(spawn):
-    term = spawn("--seed", "1")
+def test_illegal_move_and_ctrl_c(terminal):
+    term = terminal("--seed", "1")
     term.expect(PROMPT)
     term.sendline("d")
     term.expect("J♦")
@@ -148,8 +65,9 @@ def test_illegal_move_and_ctrl_c(spawn):
     assert term.finish() == 0
 
 
-def test_the_toolbar(spawn):
-    term = spawn("--seed", "1")
+def test_the_toolbar(terminal):
+    # 100 columns: room for the toolbar's last part, which 80 columns leave out
+    term = terminal("--seed", "1", size=(24, 100))
     term.expect("deal 1 · pass 1 of 3 · 0 moves · 44 to build · 'help'")
     term.sendline("d")
     term.expect("deal 1 · pass 1 of 3 · 1 move · 44 to build · 'help'")
@@ -157,16 +75,16 @@ def test_the_toolbar(spawn):
     assert term.finish() == 0
 
 
-def test_a_random_deal_is_shown_at_once(spawn):
-    term = spawn()
+def test_a_random_deal_is_shown_at_once(terminal):
+    term = terminal()
     opening = term.expect(PROMPT)
     assert re.search(r"deal (\d+)\.", opening), opening
     term.sendline("quit")
     assert term.finish() == 0
 
 
-def test_no_color(spawn):
-    term = spawn("--seed", "1", NO_COLOR="1")
+def test_no_color(terminal):
+    term = terminal("--seed", "1", NO_COLOR="1")
     opening = term.expect(PROMPT)
     assert "2♥" in opening and colour_codes(opening) == set()
     term.sendline("d")
@@ -180,33 +98,32 @@ def test_no_color(spawn):
     assert colour_codes(raw) == set()
 
 
-def test_deal_on_a_terminal_is_coloured_unless_no_color(env):
+def test_deal_on_a_terminal_is_coloured_unless_no_color(terminal_env):
     cmd = f"{sys.executable} -m musical_cli deal 1"
-    out, status = pexpect.run(cmd, env=env, withexitstatus=True, encoding="utf-8", timeout=TIMEOUT)
+    out, status = pexpect.run(cmd, env=terminal_env, withexitstatus=True, encoding="utf-8", timeout=TIMEOUT)
     assert status == 0
     assert "J♦" in out and colour_codes(out)
-    out, status = pexpect.run(cmd, env={**env, "NO_COLOR": "1"}, withexitstatus=True, encoding="utf-8",
+    out, status = pexpect.run(cmd, env={**terminal_env, "NO_COLOR": "1"}, withexitstatus=True, encoding="utf-8",
                               timeout=TIMEOUT)
     assert status == 0
     assert "J♦" in out and "\x1b" not in out
 
 
-def test_black_suits_are_not_forced_to_black(env):
+def test_black_suits_are_not_forced_to_black(terminal_env):
     # Regression: the class 'black' was prompt_toolkit's named colour #000000, invisible on dark
     # terminals.
     cmd = f"{sys.executable} -m musical_cli deal 1"
-    out, status = pexpect.run(cmd, env=env, withexitstatus=True, encoding="utf-8", timeout=TIMEOUT)
+    out, status = pexpect.run(cmd, env=terminal_env, withexitstatus=True, encoding="utf-8", timeout=TIMEOUT)
     assert status == 0
     before = out[: out.index("A♣")]
     assert colour_codes("\x1b[" + SGR.findall(before)[-1] + "m") == set()
 
 
-def test_output_to_a_file_at_a_terminal_is_batch_mode(env, tmp_path):
+def test_output_to_a_file_at_a_terminal_is_batch_mode(terminal_env, tmp_path):
     """`musical --seed 1 > out.txt` typed at a terminal: no prompt drawn into the file; the
     typed lines are read as batch input until Ctrl-D."""
     out = tmp_path / "out.txt"
-    child = pexpect.spawn("/bin/sh", ["-c", f'exec "{sys.executable}" -m musical_cli --seed 1 > "{out}"'],
-                          env=env, encoding="utf-8", timeout=TIMEOUT)
+    child = spawn("--seed", "1", env=terminal_env, stdout=out)
     child.sendline("d")
     child.sendline("show")
     child.sendeof()
@@ -222,8 +139,8 @@ def test_output_to_a_file_at_a_terminal_is_batch_mode(env, tmp_path):
 # --- a dumb terminal, a history that cannot be used ---------------------------------------------------
 
 
-def test_a_dumb_terminal_gets_plain_text(spawn):
-    term = spawn("--seed", "1", TERM="dumb")
+def test_a_dumb_terminal_gets_plain_text(terminal):
+    term = terminal("--seed", "1", TERM="dumb")
     for command in ("d", "show", "w f2", "help", "moves", "undo", "quit"):
         term.expect(PROMPT)
         term.sendline(command)
@@ -233,28 +150,27 @@ def test_a_dumb_terminal_gets_plain_text(spawn):
     assert "\x1b" not in raw
 
 
-def test_printed_layouts_on_a_dumb_terminal_are_plain(env):
-    out, status = pexpect.run(f"{sys.executable} -m musical_cli deal 1", env={**env, "TERM": "dumb"},
+def test_printed_layouts_on_a_dumb_terminal_are_plain(terminal_env):
+    out, status = pexpect.run(f"{sys.executable} -m musical_cli deal 1", env={**terminal_env, "TERM": "dumb"},
                               withexitstatus=True, encoding="utf-8", timeout=TIMEOUT)
     assert status == 0
     assert "J♦" in out and "\x1b" not in out
 
 
 @pytest.mark.parametrize("how", ["a directory", "no home"])
-def test_a_history_that_cannot_be_used_is_one_line_of_warning(spawn, env, tmp_path, how):
+def test_a_history_that_cannot_be_used_is_one_line_of_warning(terminal, terminal_env, tmp_path, how):
     if how == "a directory":
         (tmp_path / "state" / "musical" / "history").mkdir(parents=True)
     else:  # no HOME, no XDG_STATE_HOME, and (patched) no password entry
-        env.pop("HOME", None)
-        env.pop("XDG_STATE_HOME")
+        terminal_env.pop("HOME", None)
+        terminal_env.pop("XDG_STATE_HOME")
     code = ("import pwd, sys\n"
             "def missing(uid):\n"
             "    raise KeyError(uid)\n"
             "pwd.getpwuid = missing\n"
             "from musical_cli.cli import main\n"
             "sys.exit(main(sys.argv[1:]))\n")
-    child = pexpect.spawn(sys.executable, ["-c", code, "--seed", "1"], env=env, dimensions=(30, 100),
-                          encoding="utf-8", timeout=TIMEOUT)
+    child = spawn("--seed", "1", env=terminal_env, python=("-c", code))
     term = Terminal(child)
     try:
         opening = term.expect(PROMPT)
@@ -289,10 +205,11 @@ def _legal(term: Terminal) -> str:
     return term.child.after
 
 
-def test_a_killed_shell_is_resumed_with_its_position_and_undo_history(spawn, tmp_path):
+@pytest.mark.slow
+def test_a_killed_shell_is_resumed_with_its_position_and_undo_history(terminal, tmp_path):
     import signal
 
-    term = spawn("--seed", "1")
+    term = terminal("--seed", "1")
     term.expect(PROMPT)
     term.sendline("d;d;d;w f3;d;d")
     term.expect("· 6 moves ·")
@@ -304,9 +221,9 @@ def test_a_killed_shell_is_resumed_with_its_position_and_undo_history(spawn, tmp
     term.child.kill(signal.SIGKILL)  # no chance to write anything more
     term.child.expect(pexpect.EOF)  # not reaped: a zombie, which holds no game
 
-    term = spawn()
+    term = terminal()
     opening = term.expect("go on.")
-    opening = " ".join(re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", opening).split())  # wrapped at 100 columns
+    opening = screen_text(opening)  # wrapped at the terminal's width
     assert "An unfinished game of Musical, deal 1, from " in opening and "(5 moves, 1 to redo)" in opening
     term.sendline("resume")
     shown = term.expect("· 5 moves ·")
@@ -324,40 +241,40 @@ def test_a_killed_shell_is_resumed_with_its_position_and_undo_history(spawn, tmp
     assert term.finish() == 0
 
 
-def test_musical_resume_on_the_command_line(spawn):
-    term = spawn("--seed", "7")
+def test_musical_resume_on_the_command_line(terminal):
+    term = terminal("--seed", "7")
     term.expect(PROMPT)
     term.sendline("d;d")
     term.expect("· 2 moves ·")
     term.sendline("quit")
     assert term.finish() == 0
-    term = spawn("--resume")
+    term = terminal("--resume")
     opening = term.expect(PROMPT)
     assert "Musical, deal 7." in opening and "resumed game @1: deal 7, 2 moves" in opening
     term.sendline("quit")
     assert term.finish() == 0
 
 
-def test_musical_history_while_a_shell_plays(spawn, env):
-    term = spawn("--seed", "3")
+def test_musical_history_while_a_shell_plays(terminal, terminal_env):
+    term = terminal("--seed", "3")
     term.expect(PROMPT)
     term.sendline("d;d;d")
     term.expect("· 3 moves ·")
     cmd = f"{sys.executable} -m musical_cli history"
-    out, status = pexpect.run(cmd, env=env, withexitstatus=True, encoding="utf-8", timeout=TIMEOUT)
+    out, status = pexpect.run(cmd, env=terminal_env, withexitstatus=True, encoding="utf-8", timeout=TIMEOUT)
     assert status == 0
     assert re.search(r"@1 .* Musical +3 +you +in play +3\b", out), out
     term.sendline("d")
     term.expect("· 4 moves ·")
-    out, status = pexpect.run(cmd, env=env, withexitstatus=True, encoding="utf-8", timeout=TIMEOUT)
+    out, status = pexpect.run(cmd, env=terminal_env, withexitstatus=True, encoding="utf-8", timeout=TIMEOUT)
     assert status == 0 and re.search(r"in play +4\b", out), out
     term.sendline("quit")
     assert term.finish() == 0
 
 
 @pytest.mark.parametrize("how", ["--no-record", "MUSICAL_NO_RECORD"])
-def test_no_record_writes_nothing(spawn, tmp_path, how):
-    term = spawn("--seed", "1", how) if how.startswith("--") else spawn("--seed", "1", MUSICAL_NO_RECORD="1")
+def test_no_record_writes_nothing(terminal, tmp_path, how):
+    term = terminal("--seed", "1", how) if how.startswith("--") else terminal("--seed", "1", MUSICAL_NO_RECORD="1")
     term.expect(PROMPT)
     term.sendline("d;d")
     term.expect("· 2 moves ·")
@@ -368,16 +285,16 @@ def test_no_record_writes_nothing(spawn, tmp_path, how):
     assert not (tmp_path / "data").exists()
 
 
-def test_a_damaged_record_is_set_aside_and_play_goes_on(spawn, tmp_path):
+def test_a_damaged_record_is_set_aside_and_play_goes_on(terminal, tmp_path):
     directory = tmp_path / "data" / "musical"
     directory.mkdir(parents=True)
     (directory / "musical.sqlite3").write_bytes(b"\x00garbage" * 1000)
-    term = spawn("--seed", "1")
+    term = terminal("--seed", "1")
     term.expect(PROMPT)
     # With a deal asked for, the record is opened once the first prompt is drawn: its warning
     # follows, wrapped between words at the terminal's width: read it as words.
     said = term.expect("started")
-    said = " ".join(re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", said).split())
+    said = screen_text(said)
     assert "is damaged" in said and "it is kept as" in said and "a new record is" in said
     term.expect(PROMPT)
     term.sendline("d")
@@ -388,10 +305,11 @@ def test_a_damaged_record_is_set_aside_and_play_goes_on(spawn, tmp_path):
     assert aside.read_bytes() == b"\x00garbage" * 1000
 
 
-def test_a_game_in_play_is_ended_only_with_the_players_word(spawn, env):
+@pytest.mark.slow
+def test_a_game_in_play_is_ended_only_with_the_players_word(terminal, terminal_env):
     """'new' on a game in play asks; Enter (the default) keeps it, 'y' ends it as abandoned;
     leaving with a game in play says how to go on with it."""
-    term = spawn("--seed", "3")
+    term = terminal("--seed", "3")
     term.expect(PROMPT)
     term.sendline("d;d")
     term.expect("· 2 moves ·")
@@ -412,6 +330,6 @@ def test_a_game_in_play_is_ended_only_with_the_players_word(spawn, env):
     assert "Deal 4 is in play: 'musical --resume' goes on with it." in left
     term.child.close()
     assert term.child.exitstatus == 0
-    out = pexpect.run(f"{sys.executable} -m musical_cli history", env=env, encoding="utf-8", timeout=TIMEOUT)
+    out = pexpect.run(f"{sys.executable} -m musical_cli history", env=terminal_env, encoding="utf-8", timeout=TIMEOUT)
     assert re.search(r"@1 .* 3 +you +abandoned +2\b", out), out
     assert re.search(r"@2 .* 4 +you +in play +1\b", out), out

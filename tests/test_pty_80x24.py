@@ -5,22 +5,13 @@ an illegal move, rules (through the pager), history, record and solve print no l
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 
 import pytest
-
-pexpect = pytest.importorskip("pexpect")
+from terminal import PROMPT, pexpect, screen_lines
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
-
-PROMPT = "musical>"
-MORE = "space for more"
-CPR = "\x1b[6n"
-LINE_READ = "\x1b[?2004l"  # prompt_toolkit turns bracketed paste off once the line is read
-# Escape sequences (CSI and the like), then what is left is text and line ends.
-ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\x07")
 
 # (arguments, an illegal move with a long answer, a deal 'solve' answers within a few seconds,
 # the name the variant is shown by)
@@ -34,68 +25,15 @@ VARIANTS = [
     (["--game", "crazy-quilt", "--seed", "1", "--redeals", "2"], "q11 f1", "Indian Carpet deal 1"),
     (["--game", "crazy-quilt", "--seed", "1", "--reserves"], "d", "Persian Rug deal 1"),
 ]
+# Each game once in a bare 'pytest'; its other variants (seconds each) with the slow tests.
+QUICK = ("Musical deal 1", "Calculation deal 3", "Crazy Quilt deal 1")
 
 
-class Terminal:
-    def __init__(self, child):
-        self.child = child
-        self.seen: list[str] = []
-
-    def until(self, *patterns: str) -> tuple[int, str]:
-        """Wait for one of ``patterns`` (answering cursor-position requests); which, and what
-        came before it."""
-        before = []
-        while True:
-            i = self.child.expect_exact([*patterns, CPR])
-            before.append(self.child.before)
-            if i < len(patterns):
-                text = "".join(before)
-                self.seen.append(text)
-                return i, text
-            self.child.send("\x1b[24;1R")
-
-    def run(self, command: str) -> str:
-        """Type ``command``; what it printed up to the next prompt, through the pager's pages."""
-        self.child.send(command + "\r")
-        self.until(LINE_READ)  # the line as typed is redrawn (with the prompt) before the answer
-        out = []
-        while True:
-            i, text = self.until(PROMPT, MORE)
-            out.append(text)
-            if i == 0:
-                return "".join(out)
-            self.child.send(" ")
-
-
-def lines(raw: str) -> list[str]:
-    """The terminal lines of raw output: split at line ends, carriage returns and the cursor's
-    moves back or erasures (the pager erases its question and writes over it), escapes dropped."""
-    return re.split(r"\r\n|\n|\r", ESCAPE.sub("", re.sub(r"\x1b\[[0-9]*[DJG]", "\r", raw)))
-
-
-@pytest.fixture
-def spawn(tmp_path):
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "MUSICAL_DEBUG", "PAGER")}
-    env.update(HOME=str(tmp_path / "home"), XDG_STATE_HOME=str(tmp_path / "state"),
-               XDG_DATA_HOME=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "config"),
-               TERM="xterm")
-    children = []
-
-    def start(*args: str) -> Terminal:
-        child = pexpect.spawn(sys.executable, ["-m", "musical_cli", *args], env=env, dimensions=(24, 80),
-                              encoding="utf-8", timeout=60)
-        children.append(child)
-        return Terminal(child)
-
-    yield start
-    for child in children:
-        if child.isalive():
-            child.close(force=True)
-
-
-@pytest.mark.parametrize(("args", "illegal", "name"), VARIANTS, ids=[v[2] for v in VARIANTS])
-def test_every_line_fits_80_columns(spawn, args, illegal, name):
-    term = spawn(*args)
+@pytest.mark.parametrize(("args", "illegal", "name"),
+                         [v if v[2] in QUICK else pytest.param(*v, marks=pytest.mark.slow) for v in VARIANTS],
+                         ids=[v[2] for v in VARIANTS])
+def test_every_line_fits_80_columns(terminal, args, illegal, name):
+    term = terminal(*args, timeout=60)  # 'solve' searches for its seconds (the shell's has no node limit)
     opening = term.until(PROMPT)[1]
     assert name in opening
     outputs = {}
@@ -111,12 +49,12 @@ def test_every_line_fits_80_columns(spawn, args, illegal, name):
     assert "win" in outputs["solve"] or "undecided" in outputs["solve"]
     term.child.send("quit\r")
     term.child.expect(pexpect.EOF)
-    wide = [t for raw in term.seen for t in lines(raw) if len(t) > 80]
+    wide = [t for raw in term.seen for t in screen_lines(raw) if len(t) > 80]
     assert not wide, wide
 
 
-def test_q_7_leaves_the_crazy_quilt_shell_running(spawn):
-    term = spawn("--game", "crazy-quilt", "--seed", "1")
+def test_q_7_leaves_the_crazy_quilt_shell_running(terminal):
+    term = terminal("--game", "crazy-quilt", "--seed", "1")
     term.until(PROMPT)
     out = term.run("q 7")
     assert "did you mean q7N?" in out
@@ -126,11 +64,11 @@ def test_q_7_leaves_the_crazy_quilt_shell_running(spawn):
     term.child.expect(pexpect.EOF)
 
 
-def test_auto_on_plays_the_safe_moves_and_one_undo_takes_them_back(spawn):
+def test_auto_on_plays_the_safe_moves_and_one_undo_takes_them_back(terminal):
     """Deal 1 of Musical: J♦ and 2♦ fit no foundation, so with 'auto on' the deal after the
     player's 'd' plays two more deals by itself (the only move each time); one 'undo' takes the
     three back."""
-    term = spawn("--seed", "1")
+    term = terminal("--seed", "1")
     term.until(PROMPT)
     assert "auto is on" in term.run("auto on")
     out = term.run("d")
@@ -142,8 +80,8 @@ def test_auto_on_plays_the_safe_moves_and_one_undo_takes_them_back(spawn):
     term.child.expect(pexpect.EOF)
 
 
-def test_new_game_switches_game_completed_by_tab(spawn):
-    term = spawn("--seed", "1")
+def test_new_game_switches_game_completed_by_tab(terminal):
+    term = terminal("--seed", "1")
     term.until(PROMPT)
     term.run("d")
     # Tab completes --game, then crazy-quilt (each drawn before the next key: a key typed while
@@ -161,18 +99,17 @@ def test_new_game_switches_game_completed_by_tab(spawn):
     assert re.search(r"legal: q\d\d", term.run("moves"))
     term.child.send("quit\r")
     term.child.expect(pexpect.EOF)
-    wide = [t for raw in term.seen for t in lines(raw) if len(t) > 80]
+    wide = [t for raw in term.seen for t in screen_lines(raw) if len(t) > 80]
     assert not wide, wide
 
 
-def test_the_toolbar_shows_the_active_time_and_it_ticks(spawn):
-    term = spawn("--seed", "1")
+def test_the_toolbar_shows_the_active_time_and_it_ticks(terminal):
+    term = terminal("--seed", "1")
     shown = " Musical deal 1 · pass 1 of 3 · 0 moves · 44 to build · time 0:0"
     term.until(shown)
     # Nothing typed, the toolbar is drawn again each second: prompt_toolkit rewrites only what
     # changed, the clock's last digit, moving the cursor to its column first.
     tick = re.compile(rf"\x1b\[{len(shown)}C(\x1b\[[0-9;]*m)*[2-9]")
-    while term.child.expect([tick, re.escape(CPR)]) == 1:
-        term.child.send("\x1b[24;1R")
+    term.expect(tick, exact=False)
     term.child.send("quit\r")
     term.child.expect(pexpect.EOF)

@@ -638,7 +638,7 @@ def test_reading_commands_take_at_id_and_never_write(capsys, played):
     assert status == 0 and out == f"won in {len(winning_line(2))} moves\n"
     status, out, _ = cli(capsys, "replay", "@3")
     assert status == 1 and "4. w f3" in out
-    status, out, _ = cli(capsys, "solve", "@3")
+    status, out, _ = cli(capsys, "solve", "@3", "--nodes", "200000")  # (won in a few hundred)
     assert status == 0 and out.startswith("format: musical-transcript 1\n")
     status, out, _ = cli(capsys, "verify", "--json", "@4")
     assert status == 1 and json.loads(out)["moves"] == 3  # d, w p1, and the d the shell played by itself

@@ -4,12 +4,11 @@ verdict of moves it did not show. On a pipe it prints it all (test_cli)."""
 
 from __future__ import annotations
 
-import io
-import os
 import sys
 
 import pytest
 from lines import winning_line
+from terminal import Terminal, pexpect
 
 from musical_cli.deals import DealNumber
 from musical_cli.game import Outcome
@@ -17,7 +16,6 @@ from musical_cli.games.musical.rules import MUSICAL, MusicalRules
 from musical_cli.notation import parse_move
 from musical_cli.transcript import GameRecord, format_transcript
 
-pexpect = pytest.importorskip("pexpect")
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
 
 MOVES = len(winning_line(2))
@@ -31,13 +29,17 @@ def won(tmp_path):
     return path
 
 
+@pytest.fixture
+def replay(terminal, won):
+    """Starts ``musical replay`` on the won game (a new one each call)."""
+    return lambda: Replay(terminal("replay", str(won)))
+
+
 class Replay:
-    def __init__(self, path):
-        env = {k: v for k, v in os.environ.items() if k not in ("MUSICAL_DEBUG", "NO_COLOR")} | {"TERM": "xterm"}
-        self.child = pexpect.spawn(sys.executable, ["-m", "musical_cli", "replay", str(path)], env=env,
-                                   encoding="utf-8", dimensions=(24, 80), timeout=15)
-        self.log = io.StringIO()  # everything the child wrote
-        self.child.logfile_read = self.log
+    def __init__(self, term: Terminal):
+        self.term = term
+        self.child = self.term.child
+        self.log = self.term.log  # everything the child wrote
         self.shown = ""  # what came before the last prompt waited for
         self.go("", 0)
 
@@ -45,17 +47,16 @@ class Replay:
         """Type ``keys``, then wait for the prompt at ``move`` (prompt_toolkit also redraws the
         prompt it leaves, so the number tells the new prompt from that)."""
         self.child.send(keys)
-        self.child.expect(rf"move {move} of {MOVES}\b(, the end)?")
-        self.shown = self.child.before
+        self.shown = self.term.expect(rf"move {move} of {MOVES}\b(, the end)?", exact=False)
 
     def end(self) -> tuple[str, int]:
-        self.child.expect(pexpect.EOF)
+        out = self.term.expect(pexpect.EOF)
         self.child.close()
-        return self.child.before, self.child.exitstatus
+        return out, self.child.exitstatus
 
 
-def test_forward_back_a_number_and_the_end(won):
-    r = Replay(won)
+def test_forward_back_a_number_and_the_end(replay):
+    r = replay()
     assert "Musical deal 2" in r.shown
     r.go("\r", 1)
     assert "1. d" in r.shown
@@ -74,8 +75,8 @@ def test_forward_back_a_number_and_the_end(won):
     assert status == 0
 
 
-def test_e_then_back_then_q_gives_the_verdict_it_has_shown(won):
-    r = Replay(won)
+def test_e_then_back_then_q_gives_the_verdict_it_has_shown(replay):
+    r = replay()
     r.go("e", MOVES)
     r.go("b", MOVES - 1)
     r.child.send("q")
@@ -84,8 +85,8 @@ def test_e_then_back_then_q_gives_the_verdict_it_has_shown(won):
 
 
 @pytest.mark.parametrize("quit", ["q", "\x04"])  # q, Ctrl-D
-def test_quitting_early_says_where_it_stopped_not_the_verdict(won, quit):
-    r = Replay(won)
+def test_quitting_early_says_where_it_stopped_not_the_verdict(replay, quit):
+    r = replay()
     r.go("n", 1)
     r.child.send(quit)
     out, status = r.end()
@@ -94,8 +95,8 @@ def test_quitting_early_says_where_it_stopped_not_the_verdict(won, quit):
     assert "won in" not in r.log.getvalue()
 
 
-def test_a_move_that_is_not_there_is_said_and_nothing_moves(won):
-    r = Replay(won)
+def test_a_move_that_is_not_there_is_said_and_nothing_moves(replay):
+    r = replay()
     r.child.send("999\r")
     r.child.expect_exact(f"there is no move 999: the moves are 0 to {MOVES}")
     r.go("", 0)

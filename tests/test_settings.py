@@ -379,7 +379,7 @@ def test_the_manual_names_every_setting():
     has: the general ones, a table per game, and each game's rule options."""
     man = Path(__file__).resolve().parent.parent / "man"
     sections = [re.split(r"(?m)^\.SH ", page.read_text(encoding="utf-8").split("\n.SH SETTINGS\n", 1)[1])[0]
-                for page in sorted(man.iterdir()) if "\n.SH SETTINGS\n" in page.read_text(encoding="utf-8")]
+                for page in sorted(p for p in man.iterdir() if p.is_file()) if "\n.SH SETTINGS\n" in page.read_text(encoding="utf-8")]
     assert len(sections) == 1
     entries = set(re.findall(r"(?m)^\.BI? \[?([\w\\.-]+)", sections[0].replace("\\-", "-")))
     missing = set(KEYS) - entries

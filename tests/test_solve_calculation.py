@@ -151,6 +151,7 @@ def end_positions() -> tuple:
     return tuple(out)
 
 
+@pytest.mark.slow
 def test_verdicts_agree_with_brute_force():
     won = lost = 0
     for n, left, state in end_positions():

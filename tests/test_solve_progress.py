@@ -4,35 +4,24 @@ wall-clock time is asserted: --budget only makes the search long enough to repor
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
 
-import pexpect
-from lines import sigint_default
+from terminal import child_env, pexpect, spawn
 
 # Calculation with 3 piles, deal 21: undecided at 200,000,000 nodes (docs/calculation-solver.md),
 # so --budget always stops it, with the C core or without. (Deal 1 was used once: its win at
 # 2,836,657 nodes takes the C core under 2 s, which a search stopped at 1.5 s may or may not reach.)
 LONG = ["solve", "--game", "calculation", "--piles", "3", "--seed", "21"]
+# --budget, not --nodes, below: the progress line is drawn every so many seconds, so the search
+# must last seconds on any machine, however fast; its answer (unknown) is the same either way.
 LINE = re.compile(r"\rsearching: [\d,]+ positions, \d+\.\d s \(Ctrl-C stops\)")
-
-
-def env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if k != "MUSICAL_DEBUG"} | {"TERM": "xterm"}
-
-
-def spawn_with_stdout_to(path, *args: str) -> pexpect.spawn:
-    """musical with standard error (and input) on a pseudo-terminal, standard output to ``path``."""
-    command = " ".join([sys.executable, "-m", "musical_cli", *args])
-    return pexpect.spawn("/bin/sh", ["-c", f"exec {command} > {path}"], env=env(), encoding="utf-8",
-                         dimensions=(24, 80), timeout=60, preexec_fn=sigint_default)
 
 
 def test_a_terminal_sees_the_search_going_and_the_line_wiped(tmp_path):
     out = tmp_path / "out"
-    child = spawn_with_stdout_to(out, *LONG, "--budget", "1.5")
+    child = spawn(*LONG, "--budget", "1.5", stdout=out, timeout=60)
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 4
@@ -46,7 +35,7 @@ def test_a_terminal_sees_the_search_going_and_the_line_wiped(tmp_path):
 
 
 def test_ctrl_c_wipes_it_too(tmp_path):
-    child = spawn_with_stdout_to(tmp_path / "out", *LONG, "--budget", "60")
+    child = spawn(*LONG, "--budget", "60", stdout=tmp_path / "out", timeout=60)
     child.expect(LINE)
     child.sendintr()
     child.expect_exact("musical: interrupted")
@@ -58,7 +47,7 @@ def test_ctrl_c_wipes_it_too(tmp_path):
 
 def test_nothing_when_standard_error_is_not_a_terminal():
     p = subprocess.run([sys.executable, "-m", "musical_cli", *LONG, "--budget", "1.5"], capture_output=True,
-                       text=True, env=env(), timeout=60)
+                       text=True, env=child_env(), timeout=60)
     assert p.returncode == 4 and p.stdout == "unknown\n"
     assert p.stderr == ""
 
@@ -67,9 +56,7 @@ def solve_on_a_terminal(*args: str) -> tuple[int, str]:
     """musical solve with standard output on an 80-column pseudo-terminal and standard error not:
     a search slow enough to show its progress line (a loaded machine) must not change the answer
     read here, and the progress line is tested above."""
-    command = " ".join([sys.executable, "-m", "musical_cli", "solve", *args])
-    child = pexpect.spawn("/bin/sh", ["-c", f"exec {command} 2>/dev/null"], env=env(), encoding="utf-8",
-                          dimensions=(24, 80), timeout=60)
+    child = spawn("solve", *args, stderr="/dev/null", timeout=60)
     child.expect(pexpect.EOF)
     child.close()
     return child.exitstatus, child.before.replace("\r\n", "\n")
@@ -89,5 +76,5 @@ def test_a_person_is_told_what_lost_and_unknown_mean():
 
 def test_a_pipe_gets_the_bare_word():
     p = subprocess.run([sys.executable, "-m", "musical_cli", "solve", "--game", "crazy-quilt", "--seed", "117"],
-                       capture_output=True, text=True, env=env(), timeout=60)
+                       capture_output=True, text=True, env=child_env(), timeout=60)
     assert (p.returncode, p.stdout, p.stderr) == (1, "lost\n", "")

@@ -22,6 +22,7 @@ from musical_cli.games.musical import solver as S  # noqa: N812
 from musical_cli.games.musical.rules import MUSICAL
 
 needs_core = pytest.mark.skipif(S.CORE is None, reason="the C core is not built here")
+slow = pytest.mark.slow
 
 
 def test_core_is_built_where_required():
@@ -90,6 +91,7 @@ def test_same_search_from_the_opening(n, redeals):
     assert python == core
 
 
+@slow
 @needs_core
 @settings(max_examples=60, derandomize=True, deadline=None)
 @given(n=st.integers(1, 40), seed=st.integers(0, 10**6), moves=st.integers(0, 160),
@@ -142,6 +144,7 @@ def test_same_search_with_rules_1_to_4_only(n, redeals):
     assert python != both(opening(n, redeals), limits=(3000,))[0]
 
 
+@slow
 @needs_core
 def test_same_search_when_the_table_rotates(monkeypatch):
     """A tiny table: generations rotate every few stores and entries are promoted from the old
@@ -165,7 +168,8 @@ def test_same_ticks_with_side_work_and_an_exception(stop_at):
 
 
 @needs_core
-@pytest.mark.parametrize("n,redeals", [(2, 1), (4, 1), (8, 1), (5, 2), (3, 0)])
+@pytest.mark.parametrize("n,redeals", [pytest.param(2, 1, marks=slow), (4, 1), pytest.param(8, 1, marks=slow), (5, 2),
+                                       (3, 0)])
 def test_same_portfolio_answer(n, redeals):
     """The whole portfolio, local search included, on a node budget: the same answer when the
     local search's slices come at the same nodes (with the core they come CORE_SIDE_SCALE

@@ -4,13 +4,11 @@ itself is bench/startup.py's to measure: no test asserts a wall-clock time.)"""
 
 from __future__ import annotations
 
-import os
-import sys
-
 import pytest
 from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
+from terminal import PROMPT  # (without pexpect, the module is skipped)
 
 from musical_cli.deals import DealNumber
 from musical_cli.games.musical.rules import MUSICAL
@@ -19,8 +17,6 @@ from musical_cli.record import Recorder
 from musical_cli.render import plain
 from musical_cli.shell import Shell
 from musical_cli.store import Store
-
-pexpect = pytest.importorskip("pexpect")
 
 
 @pytest.fixture
@@ -72,19 +68,13 @@ def test_its_warning_is_still_shown(tmp_path, monkeypatch):
     assert "is damaged" in text and "a new record is started" in text
 
 
-def test_the_program_with_a_seed_records_its_game(tmp_path):
-    env = {k: v for k, v in os.environ.items() if k not in ("MUSICAL_NO_RECORD", "MUSICAL_DEBUG")}
-    env.update(XDG_DATA_HOME=str(tmp_path / "data"), XDG_STATE_HOME=str(tmp_path / "state"), TERM="xterm",
-               PROMPT_TOOLKIT_NO_CPR="1")
-    child = pexpect.spawn(sys.executable, ["-m", "musical_cli", "--seed", "5"], env=env, encoding="utf-8",
-                          dimensions=(24, 80), timeout=15)
-    child.expect_exact("musical>")
-    child.sendline("d")
-    child.expect_exact("musical>")
-    child.sendline("quit")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+def test_the_program_with_a_seed_records_its_game(terminal, tmp_path):
+    term = terminal("--seed", "5")
+    term.expect(PROMPT)
+    term.sendline("d")
+    term.expect(PROMPT)
+    term.sendline("quit")
+    assert term.finish() == 0
     store = Store.open(tmp_path / "data" / "musical" / "musical.sqlite3", create=False, readonly=True)
     try:
         [game] = store.games()

@@ -43,18 +43,22 @@ def same(report) -> list[tuple]:
     return [(r.deal, r.result, r.nodes, r.moves, r.greedy_won) for r in report.results]
 
 
+@pytest.mark.slow
 def test_cluster_results_equal_the_local_pool(client):
     deals = parse_deal_range("1-24") + [DealNumber(5, ms=True)]
     rules = MusicalRules(2)
     seen = []
     executor = client.get_executor(pure=False)
-    on_cluster = run_stats(deals, rules, game=MUSICAL, budget=60, executor=executor, in_flight=4, on_result=seen.append)
-    local = run_stats(deals, rules, game=MUSICAL, workers=2, budget=60)
+    # a node limit (far more than these deals take), so that both runs give the same results
+    on_cluster = run_stats(deals, rules, game=MUSICAL, budget=None, nodes=200_000, executor=executor, in_flight=4,
+                           on_result=seen.append)
+    local = run_stats(deals, rules, game=MUSICAL, workers=2, budget=None, nodes=200_000)
     assert not on_cluster.interrupted and on_cluster.deals == len(deals)
     assert same(on_cluster) == same(local)  # deterministic: the same verdicts, lines and node counts
     assert sorted(r.deal for r in seen) == sorted(d.text for d in deals)
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_run_loses_no_deal(client):
     """One redeal: deals of a second or more each, so both workers are busy when one is killed
     (SIGKILL, as the out-of-memory killer would); its deals run again elsewhere, each counted once."""
@@ -70,6 +74,7 @@ def test_a_worker_killed_mid_run_loses_no_deal(client):
             os.kill(victim, signal.SIGKILL)
             killed.append(victim)
 
+    # seconds, not nodes: each deal lasts until the kill on any machine; no result is asserted
     report = run_stats(deals, MusicalRules(1), game=MUSICAL, budget=2, executor=client.get_executor(pure=False),
                        in_flight=4, on_result=on_result)
     assert killed
@@ -79,15 +84,17 @@ def test_a_worker_killed_mid_run_loses_no_deal(client):
     client.wait_for_workers(2, timeout=60)  # the nanny restarts the worker for the next test
 
 
+@pytest.mark.slow
 def test_the_command_line_on_a_cluster(cluster, tmp_path, capsys):
     out = tmp_path / "r.jsonl"
-    status = main(["stats", "1-8", "--scheduler", cluster.scheduler_address, "--out", str(out), "--json"])
+    status = main(["stats", "1-8", "--scheduler", cluster.scheduler_address, "--out", str(out), "--json",
+                   "--nodes", "200000"])
     text, err = capsys.readouterr()
     assert status == 0, err
     assert json.loads(text)["deals"] == 8 == json.loads(text)["won"]
     assert sorted(json.loads(t)["seed"] for t in out.read_text().splitlines()) == list(range(1, 9))
     # The same file, resumed on this machine: nothing left to do.
-    status = main(["stats", "1-8", "--workers", "1", "--out", str(out), "--json"])
+    status = main(["stats", "1-8", "--workers", "1", "--out", str(out), "--json", "--nodes", "200000"])
     assert status == 0 and json.loads(capsys.readouterr()[0])["deals"] == 8
     status = main(["stats", "1-8", "--scheduler", cluster.scheduler_address, "--workers", "2"])
     assert status == 2 and "--workers is for this machine" in capsys.readouterr()[1]

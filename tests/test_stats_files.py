@@ -16,6 +16,9 @@ from musical_cli.games.musical.rules import MUSICAL
 from musical_cli.stats import DealResult, ResultsError, ResultsFile, merge_results, run_key, run_stats
 
 FIELDS = ["game", "rules", "seed", "player", "result", "moves", "nodes", "seconds", "greedy"]
+# Each deal's node limit where results are asserted (not the default's seconds): far more than
+# these deals take (1,216 nodes at most), and the same results on every machine.
+NODES = ("--nodes", "200000")
 
 
 def lines(path) -> list[dict]:
@@ -30,7 +33,7 @@ def stats(capsys, *args: str) -> tuple[int, str, str]:
 
 def test_out_writes_one_line_per_deal(tmp_path, capsys):
     out = tmp_path / "r.jsonl"
-    status, text, _ = stats(capsys, "1-12", "--workers", "2", "--out", str(out), "--json")
+    status, text, _ = stats(capsys, "1-12", "--workers", "2", "--out", str(out), "--json", *NODES)
     assert status == 0
     got = lines(out)
     assert sorted(r["seed"] for r in got) == list(range(1, 13))
@@ -56,25 +59,25 @@ def _replay(record: dict):
 
 def test_lost_and_unknown_lines_have_no_moves(tmp_path, capsys):
     out = tmp_path / "r.jsonl"
-    stats(capsys, "1-3", "--redeals", "0", "--workers", "1", "--out", str(out))
+    stats(capsys, "1-3", "--redeals", "0", "--workers", "1", "--out", str(out), *NODES)
     assert all(r["result"] == "lost" and "moves" not in r for r in lines(out))
     out2 = tmp_path / "u.jsonl"
-    stats(capsys, "2", "--redeals", "1", "--budget", "0.01", "--workers", "1", "--out", str(out2))
+    stats(capsys, "2", "--redeals", "1", "--nodes", "100", "--workers", "1", "--out", str(out2))
     assert [(r["result"], "moves" in r) for r in lines(out2)] == [("unknown", False)]
 
 
 def test_resume_skips_finished_deals_and_reports_the_whole_range(tmp_path, capsys):
     out = tmp_path / "r.jsonl"
-    stats(capsys, "1-5", "--workers", "1", "--out", str(out))
+    stats(capsys, "1-5", "--workers", "1", "--out", str(out), *NODES)
     before = out.read_text()
-    status, text, err = stats(capsys, "1-8", "--workers", "2", "--out", str(out), "--json")
+    status, text, err = stats(capsys, "1-8", "--workers", "2", "--out", str(out), "--json", *NODES)
     assert status == 0
     assert out.read_text().startswith(before)  # appended, the old lines untouched
     assert sorted(r["seed"] for r in lines(out)) == list(range(1, 9))  # deals 1-5 not solved again
     assert "already holds 5 of these deals; 3 deals to go" in err
     assert json.loads(text)["deals"] == 8
     # Nothing left to do: the report still covers the range, from the file.
-    status, text, err = stats(capsys, "1-8", "--out", str(out), "--json")
+    status, text, err = stats(capsys, "1-8", "--out", str(out), "--json", *NODES)
     assert status == 0 and json.loads(text)["deals"] == 8 and json.loads(text)["won"] == 8
     assert out.read_text().count("\n") == 8
 
@@ -123,8 +126,8 @@ def test_unwritable_out_file(tmp_path, capsys):
 
 def test_from_reports_without_solving(tmp_path, capsys, monkeypatch):
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    stats(capsys, "1-6", "--workers", "1", "--out", str(a))
-    stats(capsys, "4-9", "--workers", "1", "--out", str(b))
+    stats(capsys, "1-6", "--workers", "1", "--out", str(a), *NODES)
+    stats(capsys, "4-9", "--workers", "1", "--out", str(b), *NODES)
     import musical_cli.solver
 
     monkeypatch.setattr(musical_cli.solver, "solve", None)  # solving anything would fail
@@ -138,7 +141,7 @@ def test_from_reports_without_solving(tmp_path, capsys, monkeypatch):
 
 def test_from_conflicting_verdicts_is_an_error(tmp_path, capsys):
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    stats(capsys, "1-2", "--workers", "1", "--out", str(a))
+    stats(capsys, "1-2", "--workers", "1", "--out", str(a), *NODES)
     record = lines(a)[0]
     record.update(result="lost")
     del record["moves"]

@@ -14,6 +14,10 @@ from musical_cli.deals import parse_deal_range
 from musical_cli.games.musical.rules import MUSICAL, MusicalRules
 from musical_cli.stats import run_stats
 
+# Each deal's node limit: far more than these deals take (3,300 nodes at most), and the same
+# results on every machine.
+NODES = 200_000
+
 
 class Watched(ThreadPoolExecutor):
     """An executor that notes how many futures are out at once, and fails the first try of some
@@ -49,7 +53,7 @@ class Watched(ThreadPoolExecutor):
 def test_a_bounded_number_of_deals_in_flight():
     deals = parse_deal_range("1-300")
     with Watched() as executor:
-        rep = run_stats(deals, MusicalRules(0), game=MUSICAL, budget=30, executor=executor, in_flight=5)
+        rep = run_stats(deals, MusicalRules(0), game=MUSICAL, budget=None, nodes=NODES, executor=executor, in_flight=5)
     assert rep.deals == 300 and not rep.interrupted
     assert executor.most <= 5
     assert sorted(executor.submitted, key=int) == [d.text for d in deals]  # each submitted once
@@ -59,7 +63,7 @@ def test_a_failed_deal_is_submitted_again_and_counted_once():
     deals = parse_deal_range("1-30")
     seen = []
     with Watched(fail={"3", "17", "30"}) as executor:
-        rep = run_stats(deals, MusicalRules(0), game=MUSICAL, budget=30, executor=executor, in_flight=4, on_result=seen.append)
+        rep = run_stats(deals, MusicalRules(0), game=MUSICAL, budget=None, nodes=NODES, executor=executor, in_flight=4, on_result=seen.append)
     assert sorted(r.deal for r in seen) == sorted(d.text for d in deals)
     assert [r.deal for r in rep.results] == [d.text for d in deals]
     assert sorted(executor.submitted, key=int).count("17") == 2
@@ -79,7 +83,7 @@ def test_a_local_worker_killed_mid_run_loses_no_deal():
             os.kill(victim, signal.SIGKILL)
             killed.append(victim)
 
-    rep = run_stats(deals, MusicalRules(2), game=MUSICAL, workers=2, budget=30, on_result=on_result)
+    rep = run_stats(deals, MusicalRules(2), game=MUSICAL, workers=2, budget=None, nodes=NODES, on_result=on_result)
     assert killed
     assert not rep.interrupted
     assert sorted(seen, key=int) == [d.text for d in deals]

@@ -225,8 +225,8 @@ def test_set_aside_keeps_every_byte_and_never_overwrites(path):
 
 
 def _row(i: int, result: str, moves: int = 100, game: str = "musical", rules=None, seconds: float = 60.0,
-         how: str | None = "player", coach: bool = False, difficulty: str | None = None) -> GameRow:
-    return GameRow(i, game, rules or {"redeals": "2"}, str(i), 1000.0 + i, 2000.0 + i, result, moves, 0, 0,
+         how: str | None = "player", coach: bool = False, difficulty: str | None = None, hints: int = 0) -> GameRow:
+    return GameRow(i, game, rules or {"redeals": "2"}, str(i), 1000.0 + i, 2000.0 + i, result, moves, 0, hints,
                    None, seconds, None, how, coach, difficulty)
 
 
@@ -252,7 +252,24 @@ def test_figures_on_a_hand_made_history():
                              "abandoned": 1, "solved": 0, "loaded": 0, "coached": 0,
                              "win_percent": 77.8, "streak": 2, "longest_streak": 3, "longest_losing_streak": 1,
                              "fewest_moves": 141, "fastest_win": 60, "seconds": 570, "in_play": 1, "earlier": 0,
-                             "by_difficulty": {}}
+                             "won_with_hints": 0, "by_difficulty": {}}
+
+
+def test_a_game_won_with_hints_is_played_but_not_won():
+    """As PySolFC counts it: a win the hints led to is no win of the player's own. It counts as
+    played, apart as won with hints, in no winning streak, for no fewest moves; undo keeps a win
+    the player's."""
+    rows = [_row(1, "won", moves=200), _row(2, "won", moves=90, hints=3), _row(3, "won", moves=150),
+            _row(4, "lost")]
+    (f,) = figures(rows)
+    assert (f.played, f.won, f.hinted, f.lost) == (4, 2, 1, 1)
+    assert f.win_rate == pytest.approx(50.0)
+    assert (f.longest_streak, f.fewest_moves) == (1, 150)
+    assert f.to_json()["won_with_hints"] == 1
+    from musical_cli.record import apart_lines, figures_card
+
+    assert "Won with hints, counted as played but not won: 1 game." in apart_lines(f)
+    assert "won 2, won with hints 1, lost 1" in "\n".join(figures_card(f, "Musical"))
 
 
 def test_only_the_players_own_games_count():

@@ -217,6 +217,11 @@ class Calculation(Game[CalculationState, CalculationRules]):
 
         return DIFFICULTY_LOST
 
+    def sure_move(self, state: CalculationState) -> Move | None:
+        from .solver import sure_move
+
+        return sure_move(self, state)
+
     def blind_hint(self, state: CalculationState) -> Move | None:
         from .blind import hint_calculation
 

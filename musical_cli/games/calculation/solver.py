@@ -99,7 +99,7 @@ from typing import Protocol
 from ...cards import Card
 from ...cores import optional_core
 from ...moves import DEAL, F, Move, P, Transfer, W
-from .rules import SEQUENCES, CalculationRules, CalculationState
+from .rules import SEQUENCES, Calculation, CalculationRules, CalculationState
 
 # The deals' difficulty bands (musical_cli.advice.rating): rules -> the most nodes of an easy
 # deal's win, of a medium one's; thirds of the winnable deals, measured by bench/difficulty.py
@@ -846,7 +846,7 @@ def search(state: CalculationState, budget: float | None,
     return solve_calculation(state, budget, progress, nodes)
 
 
-def sure_move(game, state: CalculationState) -> Move | None:
+def sure_move(game: Calculation, state: CalculationState) -> Move | None:
     """A move that keeps a winnable position winnable, read from what the player sees; None when
     neither rule holds. The shell's ``auto`` adds the visible rules of :mod:`.blind`.
 
