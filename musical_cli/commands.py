@@ -21,6 +21,7 @@ from .advice import Memory
 from .deals import DealNumber
 from .game import Game, IllegalMove, Outcome
 from .hand import Hand, Listener, Played, Position, Rules
+from .i18n import N_, _, ngettext, pgettext
 from .moves import Move
 from .notation import NotationError, parse_move
 from .render import Fragments, columns, layout, line, plural
@@ -298,8 +299,14 @@ class Session:
 
     def layout(self) -> Fragments:
         # how the deal was chosen: "(dealt winnable)", or its rating when chosen by it
-        chosen = "" if not self.chosen else " (dealt winnable)" if self.chosen == "winnable" else f" (rated {self.chosen})"
-        deal = self.deal.text + chosen
+        deal = self.deal.text
+        if self.chosen == "winnable":
+            # TRANSLATORS: the deal in the layout's title, dealt by 'new --winnable'; {deal} is its number.
+            deal = _("{deal} (dealt winnable)").format(deal=deal)
+        elif self.chosen:
+            # TRANSLATORS: the deal in the layout's title, dealt by 'new --difficulty'; {rating} is
+            # a difficulty word (easy, medium, hard, lost).
+            deal = _("{deal} (rated {rating})").format(deal=deal, rating=rating_word(self.chosen))
         # The shell says a win on the layout's last line (after_move): one line, under the game.
         won = win_text(self) if self.interactive and self.outcome() is Outcome.WON else None
         return layout(self.game, self.state, deal, self.move_count, self.ascii, self.title, self.width, won)
@@ -336,6 +343,16 @@ class Command:
     def names(self) -> tuple[str, ...]:
         return (self.name, *self.aliases)
 
+    @property
+    def summary_text(self) -> str:
+        """The summary in the language in use (help, the shell's completion menu)."""
+        return _(self.summary)
+
+    @property
+    def details_text(self) -> str:
+        """The details in the language in use ('help COMMAND'); "" when there are none."""
+        return _(self.details) if self.details else ""
+
 
 REGISTRY: dict[str, Command] = {}
 _BY_NAME: dict[str, Command] = {}
@@ -344,6 +361,11 @@ _BY_NAME: dict[str, Command] = {}
 def command(name: str, usage: str, summary: str, aliases: tuple[str, ...] = (), details: str = "",
             arguments: Arguments = (), plays: str = "", completes: Completes | None = None
             ) -> Callable[[Handler], Handler]:
+    """Register a command. ``name``, ``aliases`` and the command words of ``usage`` are typed,
+    so they stay English; ``summary`` and ``details`` are for people: mark them with ``N_()``
+    (commands register at import time, before the language is chosen) and show them through
+    :attr:`Command.summary_text` and :attr:`Command.details_text`."""
+
     def register(handler: Handler) -> Handler:
         cmd = Command(name, usage, summary, handler, aliases, details, arguments, plays, completes)
         REGISTRY[name] = cmd
@@ -361,6 +383,25 @@ def lookup(word: str) -> Command | None:
 MAX_COUNT = 2**63 - 1  # SQLite's largest integer; more of anything than there can ever be
 
 
+def rating_word(rating: str) -> str:
+    """A deal's rating (advice.RATINGS, typed and stored in English) as people read it."""
+    words = {
+        # TRANSLATORS: a deal's difficulty rating, said of a deal ("a new hard deal").
+        "easy": pgettext("difficulty", "easy"),
+        "medium": pgettext("difficulty", "medium"),
+        "hard": pgettext("difficulty", "hard"),
+        "lost": pgettext("difficulty", "lost"),
+        "unknown": pgettext("difficulty", "unknown"),
+    }
+    return words.get(rating, rating)
+
+
+def usage_error(usage: str) -> CommandError:
+    """The error of a command used wrongly: its usage line (``usage``: typed words, English)."""
+    # TRANSLATORS: {usage} is a command's usage line, as typed ("solve [play]").
+    return CommandError(_("usage: {usage}").format(usage=usage))
+
+
 def whole_number(text: str) -> int | None:
     """A count typed by the player: ASCII digits only ("²" and "٣" are digits to str.isdigit(),
     and int() refuses the first), at least 1; a number past MAX_COUNT is MAX_COUNT (all there
@@ -376,13 +417,16 @@ def count_arg(args: list[str], usage: str) -> int:
         return 1
     n = whole_number(args[0]) if len(args) == 1 else None
     if n is None:
-        raise CommandError(f"usage: {usage} (N is a whole number from 1 up)")
+        # TRANSLATORS: {usage} is a command's usage line, as typed ("undo [N]").
+        raise CommandError(_("usage: {usage} (N is a whole number from 1 up)").format(usage=usage))
     return n
 
 
 def no_args(args: list[str], usage: str) -> None:
     if args:
-        raise CommandError(f"{usage} takes no argument; got {' '.join(args)!r}")
+        # TRANSLATORS: {command} is a command as typed ("quit"); {words} what was typed after it, quoted.
+        raise CommandError(_("{command} takes no argument; got {words}").format(
+            command=usage, words=repr(" ".join(args))))
 
 
 def after_move(session: Session, reply: Reply, by_solver: bool = False) -> Reply:
@@ -403,15 +447,20 @@ def after_move(session: Session, reply: Reply, by_solver: bool = False) -> Reply
         # 'hint' promises no win: there may have been none, which the hints may know already.
         start = session.memory.solved.get(session.hand.start)
         if start is not None and start.result == "lost":
-            then = " It could not be won from its start either: type 'new' for another deal."
-        else:
+            then = _("It could not be won from its start either: type 'new' for another deal.")
+        elif session.game.hint_is_blind:
             # Where hints are blind, every card has been seen once the game is lost: only then
             # can 'hint' say (in hindsight) whether a win was still possible.
-            hindsight = ", in hindsight," if session.game.hint_is_blind else ""
-            then = (f" Type 'undo' to go back ('hint' says{hindsight} whether a win was still possible, "
-                    "and where), or 'new' for another deal.")
-        reply.say(f"Deal {session.deal} is lost after {plural(session.move_count, 'move')}."
-                  + (then if session.interactive else ""), "bad")
+            then = _("Type 'undo' to go back ('hint' says, in hindsight, whether a win was still "
+                     "possible, and where), or 'new' for another deal.")
+        else:
+            then = _("Type 'undo' to go back ('hint' says whether a win was still possible, and "
+                     "where), or 'new' for another deal.")
+        # TRANSLATORS: {deal} is the deal's number; {n} the moves made (a count of its own, for the
+        # case the words after "after" take).
+        lost = ngettext("Deal {deal} is lost after {n} move.", "Deal {deal} is lost after {n} moves.",
+                        session.move_count).format(deal=session.deal, n=session.move_count)
+        reply.say(lost + (" " + then if session.interactive else ""), "bad")
     return reply
 
 
@@ -420,17 +469,27 @@ def win_text(session: Session) -> str:
     play'), or a game the solver or a transcript played part of. Where the game is recorded, a
     win that is not the player's says that it counts apart, as the record counts it."""
     moves = plural(session.move_count, "move")
+    deal = session.deal
     recorded = session.listener is not None and session.listener.keeps
-    apart = ": not counted as yours." if recorded else "."  # the record's words ('record')
+    # A win not the player's, recorded, says so in the record's words ('record').
     if session.solver_won is session.hand:
-        return f"The solver won deal {session.deal} in {moves} ('solve play'){apart}"
-    if session.how == "solver":
-        return f"Deal {session.deal} is won in {moves}, some the solver's{apart}"
-    if session.how == "loaded":
-        return f"Deal {session.deal} is won in {moves}, some loaded with the game{apart}"
+        # TRANSLATORS: {deal} is the deal's number; {moves} a count of moves ("12 moves").
+        text = (_("The solver won deal {deal} in {moves} ('solve play'): not counted as yours.") if recorded
+                else _("The solver won deal {deal} in {moves} ('solve play')."))
+    elif session.how == "solver":
+        text = (_("Deal {deal} is won in {moves}, some the solver's: not counted as yours.") if recorded
+                else _("Deal {deal} is won in {moves}, some the solver's."))
+    elif session.how == "loaded":
+        text = (_("Deal {deal} is won in {moves}, some loaded with the game: not counted as yours.")
+                if recorded else _("Deal {deal} is won in {moves}, some loaded with the game."))
     # One line at 80 columns, so that a tall layout's win screen (Persian Rug's) fits 24 rows.
-    return f"You won deal {session.deal} in {moves}!" + (
-        " 'new' deals another; 'save' keeps it." if session.interactive else "")
+    elif session.interactive:
+        # TRANSLATORS: one line under the layout, indented by 2: at most 77 columns with a deal of
+        # 10 digits ("1000000000") and "100 moves", as the English.
+        text = _("You won deal {deal} in {moves}! 'new' deals another; 'save' keeps it.")
+    else:
+        text = _("You won deal {deal} in {moves}!")
+    return text.format(deal=deal, moves=moves)
 
 
 def moves_text(session: Session) -> str:
@@ -438,7 +497,12 @@ def moves_text(session: Session) -> str:
     shell of a game that turns its cards up by itself, the cards it turned ('and 3 cards turned
     up'): what 'save' and 'load' say."""
     turned = len(session.moves) - session.counted(session.moves)
-    return plural(session.move_count, "move") + (f" and {plural(turned, 'card')} turned up" if turned else "")
+    moves = plural(session.move_count, "move")
+    if not turned:
+        return moves
+    # TRANSLATORS: {moves} is a count of moves ("12 moves"); {n} the cards the game turned up by itself.
+    return ngettext("{moves} and {n} card turned up", "{moves} and {n} cards turned up", turned).format(
+        moves=moves, n=turned)
 
 
 def confirm_abandon(session: Session, doing: str) -> None:
@@ -450,12 +514,24 @@ def confirm_abandon(session: Session, doing: str) -> None:
     moves = plural(session.move_count, "move")  # as the status line counts them
     recorded = session.listener is not None and session.listener.keeps
     own = session.how == "player" and not session.coached
-    fate = ("it counts as abandoned" if own else "it is recorded as abandoned (counted apart from your own games)") \
-        if recorded else "it is not recorded, so it cannot be resumed"
-    answer = session.front.ask(f"Deal {session.deal} is in play ({moves}); {doing} ends it and {fate}. "
-                               "End it? [y/N] ")
+    if not recorded:
+        # TRANSLATORS: a question; {deal} is the deal's number, {moves} a count of moves ("12 moves"),
+        # {doing} what ends the game, as the subject of "ends it" ("a new deal (123)", "restarting it",
+        # "loading FILE", "resuming game @3"). The answer "[y/N]" follows it.
+        question = _("Deal {deal} is in play ({moves}); {doing} ends it and it is not recorded, so it "
+                     "cannot be resumed. End it?")
+    elif own:
+        # TRANSLATORS: as above; the game counts as the player's abandoned game.
+        question = _("Deal {deal} is in play ({moves}); {doing} ends it and it counts as abandoned. "
+                     "End it?")
+    else:
+        # TRANSLATORS: as above; the game was not the player's alone (the solver's, loaded, coached).
+        question = _("Deal {deal} is in play ({moves}); {doing} ends it and it is recorded as abandoned "
+                     "(counted apart from your own games). End it?")
+    answer = session.front.ask(question.format(deal=session.deal, moves=moves, doing=doing) + " [y/N] ")
     if answer is False:
-        raise Declined(f"kept deal {session.deal} in hand ({moves})")
+        # TRANSLATORS: the answer was no; {deal} is the deal's number, {moves} a count of moves.
+        raise Declined(_("kept deal {deal} in hand ({moves})").format(deal=session.deal, moves=moves))
 
 
 def announce_outcome(session: Session) -> Reply:
@@ -492,14 +568,14 @@ def commands_for(session: Session) -> list[Command]:
     return [cmd for cmd in REGISTRY.values() if applies(cmd, session)]
 
 
-@command("help", "help [COMMAND]", "list the commands, or explain one", aliases=("?",),
-         details="Without COMMAND: the moves of the game in hand, then every command. "
-                 "'help COMMAND' explains one; 'help' with a move's letter ('help w') explains "
-                 "the moves that begin with it.",
+@command("help", "help [COMMAND]", N_("list the commands, or explain one"), aliases=("?",),
+         details=N_("Without COMMAND: the moves of the game in hand, then every command. "
+                    "'help COMMAND' explains one; 'help' with a move's letter ('help w') explains "
+                    "the moves that begin with it."),
          arguments=lambda session: sorted(c.name for c in commands_for(session)))
 def _help(session: Session, args: list[str]) -> Reply:
     if len(args) > 1:
-        raise CommandError("usage: help [COMMAND]")
+        raise usage_error("help [COMMAND]")
     notation = session.game.notation_for(session.rules)
     title = session.title
     reply = Reply()
@@ -508,29 +584,36 @@ def _help(session: Session, args: list[str]) -> Reply:
         cmd = lookup(word)
         moves = [(u, m) for u, m in notation if _move_word(u) == word]
         if cmd is not None and applies(cmd, session):
-            reply.say(cmd.usage, "label").say(f"  {cmd.summary}")
+            reply.say(cmd.usage, "label").say(f"  {cmd.summary_text}")
             if cmd.aliases:
-                reply.say(f"  also: {', '.join(cmd.aliases)}")
+                # TRANSLATORS: {aliases} are other names of a command, typed: "exit, q".
+                reply.say("  " + _("also: {aliases}").format(aliases=", ".join(cmd.aliases)))
             if cmd.details:
-                reply.say(f"  {cmd.details}")
+                reply.say(f"  {cmd.details_text}")
         if moves:
-            reply.say(f"Moves in {title} that begin with {word}:", "label")
+            # TRANSLATORS: {title} is the game's name ("Musical with 1 redeal"); {word} a move's
+            # letters, typed ("q").
+            reply.say(_("Moves in {title} that begin with {word}:").format(title=title, word=word), "label")
             _notation_lines(reply, moves)
         if not reply.out:
             if cmd is not None:
-                raise CommandError(f"{title} has no move {word!r}; 'help' lists its moves")
-            raise CommandError(f"no command {args[0]!r}; type 'help' for the list")
+                # TRANSLATORS: {title} is the game's name; {word} the word typed, quoted ('d').
+                raise CommandError(_("{title} has no move {word}; 'help' lists its moves").format(
+                    title=title, word=repr(word)))
+            # TRANSLATORS: {word} is the word typed, quoted ('hlep').
+            raise CommandError(_("no command {word}; type 'help' for the list").format(word=repr(args[0])))
         return reply
     # Fits a 24-row screen: the moves one a line, the other commands in columns (their usage
     # only: 'help COMMAND' gives the rest).
     if notation:
-        reply.say(f"Moves in {title}:", "label")
+        # TRANSLATORS: {title} is the game's name ("Musical with 1 redeal").
+        reply.say(_("Moves in {title}:").format(title=title), "label")
         _notation_lines(reply, notation)
     others = [cmd for cmd in commands_for(session) if not cmd.plays or not notation]
-    reply.say("Commands ('help COMMAND' explains one):", "label")
+    reply.say(_("Commands ('help COMMAND' explains one):"), "label")
     for text in columns([cmd.usage for cmd in others], session.width):
         reply.say(text)
-    reply.say("Several commands on one line are separated by ';'.")
+    reply.say(_("Several commands on one line are separated by ';'."))
     return reply
 
 
@@ -540,12 +623,13 @@ def _move_word(usage: str) -> str:
 
 
 def _notation_lines(reply: Reply, notation) -> None:
-    width = max(len(u) for u, _ in notation)
+    width = max(len(usage) for usage, _meaning in notation)
     for usage, meaning in notation:
-        reply.say(f"  {usage:<{width}}  {meaning}")
+        # the game's words for its moves, marked where the game defines them
+        reply.say(f"  {usage:<{width}}  {_(meaning)}")
 
 
-@command("quit", "quit", "leave (Ctrl-D does too)", aliases=("exit", "q"))
+@command("quit", "quit", N_("leave (Ctrl-D does too)"), aliases=("exit", "q"))
 def _quit(session: Session, args: list[str]) -> Reply:
     no_args(args, "quit")
     return Reply(quit=True)
@@ -570,9 +654,13 @@ def execute_one(session: Session, text: str) -> Reply:
         move = parse_move(text)
     except NotationError as e:
         if move_word:
-            usages = ", ".join(u for u, _ in session.game.notation_for(session.rules))
-            raise CommandError(f"{e.text.strip()!r}: {e.why} (moves in {session.title}: {usages})") from None
-        raise CommandError(f"unknown command {text!r}; type 'help' for the list") from None
+            usages = ", ".join(usage for usage, _meaning in session.game.notation_for(session.rules))
+            # TRANSLATORS: {move} is the move typed, quoted; {why} what is wrong with it; {title} the
+            # game's name; {usages} its moves' notation ("d, w fN, redeal").
+            raise CommandError(_("{move}: {why} (moves in {title}: {usages})").format(
+                move=repr(e.text.strip()), why=e.why, title=session.title, usages=usages)) from None
+        # TRANSLATORS: {text} is what was typed, quoted.
+        raise CommandError(_("unknown command {text}; type 'help' for the list").format(text=repr(text))) from None
     session.play(move)
     return after_move(session, followed(session))
 

@@ -21,20 +21,23 @@ from .commands import (
     moves_text,
     no_args,
     play_text,
+    rating_word,
+    usage_error,
 )
 from .deals import DealNumber, random_deal_number
 from .game import Game, RulesError
 from .games import GAMES, game_named, rule_flags
 from .hand import Rules
+from .i18n import N_, _
 from .moves import REDEAL, Move, Transfer
 from .render import plural
 from .transcript import MAX_BYTES, TranscriptError, format_transcript, read_bytes
 
 
-@command("d", "d", "deal: turn the stock's top card onto the waste", aliases=("deal",), plays="d",
-         details="Allowed while the stock has cards, when the rules allow it ('rules' says when). "
-                 "In a game where the turned card must be placed at once, the shell turns the "
-                 "next card up by itself, as PySolFC does.")
+@command("d", "d", N_("deal: turn the stock's top card onto the waste"), aliases=("deal",), plays="d",
+         details=N_("Allowed while the stock has cards, when the rules allow it ('rules' says when). "
+                    "In a game where the turned card must be placed at once, the shell turns the "
+                    "next card up by itself, as PySolFC does."))
 def _deal(session: Session, args: list[str]) -> Reply:
     no_args(args, "d")
     return play_text(session, "d")
@@ -63,52 +66,55 @@ def _targets(session: Session) -> list[str]:
             + [f"p{j}" for j in range(1, len(getattr(state, "piles", ())) + 1)])
 
 
-@command("w", "w [TARGET]", "play the waste card: to foundation N (w fN), or where the game allows",
-         details="'w f2', 'wf2', 'w2' and 'w 2' are the same move. 'w' alone plays the card to the "
-                 "one foundation that takes it; when several or none do, it says what would work. "
-                 "The other targets are the game's ('help' lists its moves).",
+@command("w", "w [TARGET]", N_("play the waste card: to foundation N (w fN), or where the game allows"),
+         details=N_("'w f2', 'wf2', 'w2' and 'w 2' are the same move. 'w' alone plays the card to the "
+                    "one foundation that takes it; when several or none do, it says what would work. "
+                    "The other targets are the game's ('help' lists its moves)."),
          arguments=_targets, plays="w")
 def _waste(session: Session, args: list[str]) -> Reply:
     return play_text(session, " ".join(["w", *args]))
 
 
-@command("redeal", "redeal", "turn the waste over to become the stock again",
-         details="Allowed when the stock is empty and the waste is not, as often as the game's "
-                 "rules allow (the rule option --redeals); some games have no redeal.",
+@command("redeal", "redeal", N_("turn the waste over to become the stock again"),
+         details=N_("Allowed when the stock is empty and the waste is not, as often as the game's "
+                    "rules allow (the rule option --redeals); some games have no redeal."),
          plays="redeal")
 def _redeal(session: Session, args: list[str]) -> Reply:
     no_args(args, "redeal")
     return play_text(session, "redeal")
 
 
-@command("undo", "undo [N]", "take back the last move (or the last N)", aliases=("u",))
+@command("undo", "undo [N]", N_("take back the last move (or the last N)"), aliases=("u",))
 def _undo(session: Session, args: list[str]) -> Reply:
     n = count_arg(args, "undo [N]")
     if not session.steps:
-        raise CommandError("nothing to undo: no move has been made")
+        raise CommandError(_("nothing to undo: no move has been made"))
     done = session.undo(n)
-    return Reply(show=True).say(f"undid {plural(done, 'move')}")
+    # TRANSLATORS: {moves} is a count of moves ("3 moves").
+    return Reply(show=True).say(_("undid {moves}").format(moves=plural(done, "move")))
 
 
-@command("redo", "redo [N]", "make again the last move taken back (or the last N)")
+@command("redo", "redo [N]", N_("make again the last move taken back (or the last N)"))
 def _redo(session: Session, args: list[str]) -> Reply:
     n = count_arg(args, "redo [N]")
     if not session.undone:
-        raise CommandError("nothing to redo")
+        raise CommandError(_("nothing to redo"))
     done = session.redo(n)
-    return after_move(session, Reply().say(f"redid {plural(done, 'move')}"))
+    # TRANSLATORS: {moves} is a count of moves ("3 moves").
+    return after_move(session, Reply().say(_("redid {moves}").format(moves=plural(done, "move"))))
 
 
-@command("moves", "moves", "list the legal moves now")
+@command("moves", "moves", N_("list the legal moves now"))
 def _moves(session: Session, args: list[str]) -> Reply:
     no_args(args, "moves")
     legal = session.game.legal_moves(session.state)
     if not legal:
-        return Reply().say("no move is legal")
-    return Reply().say("legal: " + ", ".join(str(m) for m in legal))
+        return Reply().say(_("no move is legal"))
+    # TRANSLATORS: {moves} are the legal moves in notation, typed: "d, w f1".
+    return Reply().say(_("legal: {moves}").format(moves=", ".join(str(m) for m in legal)))
 
 
-@command("show", "show", "show the layout again", aliases=("s", "layout"))
+@command("show", "show", N_("show the layout again"), aliases=("s", "layout"))
 def _show(session: Session, args: list[str]) -> Reply:
     no_args(args, "show")
     return Reply(show=True, asked=True)
@@ -135,7 +141,7 @@ def _games_text() -> str:
 
 def _flags_text(game: Game) -> str:
     return ", ".join(o.option_flag + ("" if o.metavar is None else f" {o.metavar}") for o in game.options) \
-        or "none"
+        or _("none")
 
 
 def _named_game(words: list[str]) -> Game | None:
@@ -159,8 +165,8 @@ def parse_new(session: Session, args: list[str]) -> NewGame:
         flag, eq, value = word.partition("=")
         words += [flag, value] if eq and flag.startswith("--") else [word]
     if {"--winnable", "--difficulty"} <= {w.lower() for w in words}:
-        raise CommandError("new --winnable or new --difficulty D, not both: a deal of any rating but "
-                           "'lost' is winnable")
+        raise CommandError(_("new --winnable or new --difficulty D, not both: a deal of any rating but "
+                             "'lost' is winnable"))
     name: str | None = None
     given: dict[str, str] = {}  # rule flag -> its value as text
     deal_text: str | None = None
@@ -173,25 +179,40 @@ def parse_new(session: Session, args: list[str]) -> NewGame:
         i += 1
         if not flag.startswith("--"):
             if deal_text is not None:
-                raise CommandError(f"one deal number at most: {deal_text} or {word}? (usage: {NEW_USAGE})")
+                # TRANSLATORS: {first} and {second} are the two deal numbers typed; {usage} the usage line of 'new'.
+                raise CommandError(_("one deal number at most: {first} or {second}? (usage: {usage})").format(
+                    first=deal_text, second=word, usage=NEW_USAGE))
             deal_text = word
             continue
         if flag in seen:
-            raise CommandError(f"{flag} is given twice; give it once")
+            # TRANSLATORS: {flag} is an option, typed ("--game").
+            raise CommandError(_("{flag} is given twice; give it once").format(flag=flag))
         seen.add(flag)
         switch = flag == "--winnable" or (flag in flags and flags[flag][0][1].metavar is None)
         if flag not in ("--game", "--difficulty", "--winnable") and flag not in flags:
             named = _named_game(words) or session.game
-            raise CommandError(f"'new' has no option {word!r}; it takes a deal number, --game NAME ({_games_text()}), "
-                               f"--winnable, --difficulty D, and the game's rule options "
-                               f"({named.title}: {_flags_text(named)})")
+            # TRANSLATORS: {option} is the option typed, quoted; {games} the games' names, typed
+            # ("musical, calculation, crazy-quilt"); {title} a game's name; {flags} its rule options.
+            raise CommandError(_("'new' has no option {option}; it takes a deal number, --game NAME ({games}), "
+                                 "--winnable, --difficulty D, and the game's rule options "
+                                 "({title}: {flags})").format(option=repr(word), games=_games_text(),
+                                                              title=named.title, flags=_flags_text(named)))
         value = ""
         if not switch:
             if i >= len(words) or words[i].startswith("--"):
-                wanted = {"--game": f"a game's name ({_games_text()})",
-                          "--difficulty": "easy, medium, hard or lost"}.get(flag, "a value")
                 metavar = {"--game": "NAME", "--difficulty": "D"}.get(flag) or flags[flag][0][1].metavar
-                raise CommandError(f"{flag} needs {wanted}: {flag} {metavar}")
+                if flag == "--game":
+                    # TRANSLATORS: {flag} is an option, typed ("--game"); {metavar} what follows it
+                    # ("NAME"); {games} the games' names, typed ("musical, calculation, crazy-quilt").
+                    needs = _("{flag} needs a game's name ({games}): {flag} {metavar}")
+                elif flag == "--difficulty":
+                    # TRANSLATORS: easy, medium, hard and lost are typed: they stay English; {flag}
+                    # is the option typed, {metavar} what follows it ("D").
+                    needs = _("{flag} needs easy, medium, hard or lost: {flag} {metavar}")
+                else:
+                    # TRANSLATORS: {flag} is an option, typed; {metavar} what follows it ("N").
+                    needs = _("{flag} needs a value: {flag} {metavar}")
+                raise CommandError(needs.format(flag=flag, metavar=metavar, games=_games_text()))
             value = words[i]
             i += 1
         if flag == "--game":
@@ -204,21 +225,33 @@ def parse_new(session: Session, args: list[str]) -> NewGame:
             given[flag] = value if not switch else str(flags[flag][0][1].const)
     if deal_text is not None and (winnable or difficulty is not None):
         how = "--winnable" if winnable else "--difficulty"
-        raise CommandError(f"new {deal_text} deals deal {deal_text}; {how} chooses a random deal: give one or the other")
+        # TRANSLATORS: {deal} is the deal number typed; {flag} is --winnable or --difficulty.
+        raise CommandError(_("new {deal} deals deal {deal}; {flag} chooses a random deal: give one or the other")
+                           .format(deal=deal_text, flag=how))
     game = session.game
     if name is not None:
         try:
             game = game_named(name)
         except KeyError:
-            raise CommandError(f"no game {name!r}; the games are {_games_text()} ('new --game crazy-quilt')") from None
+            # TRANSLATORS: {name} is the name typed, quoted; {games} the games' names, typed.
+            raise CommandError(_("no game {name}; the games are {games} ('new --game crazy-quilt')").format(
+                name=repr(name), games=_games_text())) from None
     options = game.rules_options(game.default_rules() if name is not None else session.rules)
     for flag, value in given.items():
         option = next((o for g, o in flags[flag] if g is game), None)
         if option is None:
-            owners = " and ".join(g.name for g, _ in flags[flag])
-            raise CommandError(f"{flag} is a rule option of {owners}, not of {game.title} ('new --game "
-                               f"{flags[flag][0][0].name} {flag}' changes game); {game.title}'s are: "
-                               f"{_flags_text(game)}")
+            owners = [g.name for g, _option in flags[flag]]
+            # TRANSLATORS: {flag} is a rule option, typed ("--reserves"); {owners} the games that have
+            # it, typed ("crazy-quilt"); {title} the game's name; {owner} a game's name, typed; {flags}
+            # the rule options of the game, typed.
+            wrong = (_("{flag} is a rule option of {owners}, not of {title} ('new --game {owner} {flag}' "
+                       "changes game); {title}'s are: {flags}") if len(owners) == 1 else
+                     # TRANSLATORS: as above, where two games have the option: {owners} and {other}.
+                     _("{flag} is a rule option of {owners} and {other}, not of {title} ('new --game "
+                       "{owner} {flag}' changes game); {title}'s are: {flags}"))
+            raise CommandError(wrong.format(flag=flag, owners=", ".join(owners[:-1]) or owners[0],
+                                            other=owners[-1], title=game.title, owner=owners[0],
+                                            flags=_flags_text(game)))
         options[option.name] = value
     try:
         rules = game.rules_from_options(options)
@@ -251,57 +284,76 @@ def _new_completes(session: Session, words: list[str]) -> list[str]:
     return offered + [o.option_flag for o in game.options if o.option_flag not in lowered]
 
 
-@command("new", NEW_USAGE, "start a new deal: deal N or a random one, of this game or another",
-         details="The deal number is shown at once, so that the game can be replayed with --seed N. "
-                 "'new --game NAME' deals a game of NAME (musical, calculation, crazy-quilt) under "
-                 "its default rules, changed by the rule options given ('new --game crazy-quilt "
-                 "--reserves', 'new --game calculation --piles 3 7'); rule options without --game "
-                 "change the rules in hand ('new --redeals 1'). 'new --winnable' deals a random "
-                 "deal the solver proves winnable; 'new --difficulty hard' (easy, medium, hard, "
-                 "lost) a random deal of that rating. Tab completes the options.",
+@command("new", NEW_USAGE, N_("start a new deal: deal N or a random one, of this game or another"),
+         details=N_("The deal number is shown at once, so that the game can be replayed with --seed N. "
+                    "'new --game NAME' deals a game of NAME (musical, calculation, crazy-quilt) under "
+                    "its default rules, changed by the rule options given ('new --game crazy-quilt "
+                    "--reserves', 'new --game calculation --piles 3 7'); rule options without --game "
+                    "change the rules in hand ('new --redeals 1'). 'new --winnable' deals a random "
+                    "deal the solver proves winnable; 'new --difficulty hard' (easy, medium, hard, "
+                    "lost) a random deal of that rating. Tab completes the options."),
          arguments=("--game", "--winnable", "--difficulty"), completes=_new_completes)
 def _new(session: Session, args: list[str]) -> Reply:
     ask = parse_new(session, args)
     game, rules = ask.game, ask.rules
-    named = f"{game.variant_title(rules)}, " if ask.other else ""
-    of = f" of {game.variant_title(rules)}" if ask.other else ""
+    # Another game or other rules than those in hand are named: "Calculation with 3 piles, deal 5".
+    title = game.variant_title(rules)
+    # The words below go into confirm_abandon's question: "...; {doing} ends it ...".
     if ask.difficulty is not None:
         from . import advice
 
         wanted = ask.difficulty
+        rating = rating_word(wanted)
         why = advice.no_rated_deal(game, rules, wanted)
         if why:
             raise CommandError(why)
         # asked before the search: a game in play is ended only with the player's word
-        confirm_abandon(session, f"a new {wanted} deal{of}")
+        # TRANSLATORS: what ends the game in hand, in a question; {rating} is a difficulty word
+        # (easy, medium, hard, lost), {title} a game's name ("Calculation with 3 piles").
+        confirm_abandon(session, _("a new {rating} deal of {title}").format(rating=rating, title=title)
+                        if ask.other else _("a new {rating} deal").format(rating=rating))
         deal = advice.deal_rated(game, rules, wanted, random_deal_number)
         if deal is None:
             raise CommandError(advice.no_deal_rated(game, rules, wanted))
         session.start(game, deal, rules)
         session.mark(difficulty=wanted, chosen=wanted)
-        return Reply(show=True).say(f"{named}deal {deal} (rated {wanted})")
+        # TRANSLATORS: {title} is a game's name, {deal} the deal's number, {rating} a difficulty word.
+        said = (_("{title}, deal {deal} (rated {rating})") if ask.other else _("deal {deal} (rated {rating})"))
+        return Reply(show=True).say(said.format(title=title, deal=deal, rating=rating))
     if ask.winnable:
         from . import advice
 
-        confirm_abandon(session, f"a new winnable deal{of}")
+        # TRANSLATORS: what ends the game in hand, in a question; {title} is a game's name.
+        confirm_abandon(session, _("a new winnable deal of {title}").format(title=title) if ask.other
+                        else _("a new winnable deal"))
         deal = advice.winnable_deal(game, rules, random_deal_number)
         if deal is None:
             raise CommandError(advice.no_winnable_deal(game, rules))
         session.start(game, deal, rules)
         session.mark(chosen="winnable")
-        return Reply(show=True).say(f"{named}deal {deal} (dealt winnable: the solver proved it)")
+        # TRANSLATORS: {title} is a game's name, {deal} the deal's number.
+        said = (_("{title}, deal {deal} (dealt winnable: the solver proved it)") if ask.other
+                else _("deal {deal} (dealt winnable: the solver proved it)"))
+        return Reply(show=True).say(said.format(title=title, deal=deal))
     deal = ask.deal if ask.deal is not None else random_deal_number()
-    confirm_abandon(session, f"a new deal{of} ({deal})")
+    # TRANSLATORS: what ends the game in hand, in a question; {title} is a game's name, {deal} the
+    # new deal's number.
+    confirm_abandon(session, _("a new deal of {title} ({deal})").format(title=title, deal=deal) if ask.other
+                    else _("a new deal ({deal})").format(deal=deal))
     session.start(game, deal, rules)
-    return Reply(show=True).say(f"{named}deal {deal}")
+    # TRANSLATORS: {title} is a game's name, {deal} the deal's number.
+    said = _("{title}, deal {deal}") if ask.other else _("deal {deal}")
+    return Reply(show=True).say(said.format(title=title, deal=deal))
 
 
-@command("restart", "restart", "start this deal again from the beginning")
+@command("restart", "restart", N_("start this deal again from the beginning"))
 def _restart(session: Session, args: list[str]) -> Reply:
     no_args(args, "restart")
-    confirm_abandon(session, "restarting it")
+    # TRANSLATORS: what ends the game in hand, in a question ("...; restarting it ends it ...").
+    confirm_abandon(session, _("restarting it"))
     session.start(session.game, session.deal, session.rules)
-    return Reply(show=True).say(f"deal {session.deal} restarted")
+    # TRANSLATORS: {deal} is the deal's number.
+    return Reply(show=True).say(_("deal {deal} restarted").format(deal=session.deal))
 
 
 def move_lines(state: Any, moves: tuple[Move, ...], width: int = 80) -> list[str]:
@@ -320,7 +372,8 @@ def move_lines(state: Any, moves: tuple[Move, ...], width: int = 80) -> list[str
     width = max(width, 30) - 1  # a line that fills the last column makes some terminals wrap
     out: list[str] = []
     for n, group in enumerate(groups):
-        label = f"pass {first + n}: " if first is not None else ""
+        # TRANSLATORS: the label of a line of moves that plays pass {n} of the game ("pass 2: d w f1").
+        label = _("pass {n}:").format(n=first + n) + " " if first is not None else ""
         lead = "  " + label
         current = lead
         for word in group:
@@ -337,40 +390,46 @@ def default_save_path(session: Session) -> Path:
     return files.data_dir() / f"{session.game.name}-deal-{session.deal}-{stamp}.txt"
 
 
-@command("save", "save [FILE]", "save this game as a transcript",
-         details="Without FILE, to the data directory ($XDG_DATA_HOME/musical), named after the deal. "
-                 "Undone moves are not saved.",
+@command("save", "save [FILE]", N_("save this game as a transcript"),
+         details=N_("Without FILE, to the data directory ($XDG_DATA_HOME/musical), named after the deal. "
+                    "Undone moves are not saved."),
          arguments="path")
 def _save(session: Session, args: list[str]) -> Reply:
     if len(args) > 1:
-        raise CommandError("usage: save [FILE] (quote nothing; a file name has no spaces here)")
+        # TRANSLATORS: {usage} is the usage line of 'save', typed.
+        raise CommandError(_("usage: {usage} (quote nothing; a file name has no spaces here)").format(
+            usage="save [FILE]"))
     given = args[0] if args else None
     text = format_transcript(session.record, session.outcome())
     try:
         path = files.expand_user(given) if given is not None else None
     except OSError as e:
-        raise CommandError(f"cannot save to {given}: {e}") from None
+        # TRANSLATORS: {file} is the file named; {why} the system's reason.
+        raise CommandError(_("cannot save to {file}: {why}").format(file=given, why=e)) from None
     if path is None:
         try:
             path = default_save_path(session)
         except files.NoHomeError as e:
-            raise CommandError(f"cannot save: {e}; name a file: save FILE") from None
+            # TRANSLATORS: {why} says why there is no data directory; "save FILE" is typed.
+            raise CommandError(_("cannot save: {why}; name a file: save FILE").format(why=e)) from None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         files.atomic_write(path, text)
     except OSError as e:
-        raise CommandError(f"cannot save to {path}: {e.strerror or e}") from None
+        raise CommandError(_("cannot save to {file}: {why}").format(file=path, why=e.strerror or e)) from None
     # The file holds every move, the cards a game turned up by itself too (as 'd' lines, which a
     # transcript needs); the player is told their own count, as the record counts them.
-    return Reply().say(f"saved {moves_text(session)} to {path}")
+    # TRANSLATORS: {moves} is a count of moves ("12 moves", "12 moves and 3 cards turned up");
+    # {file} the file written.
+    return Reply().say(_("saved {moves} to {file}").format(moves=moves_text(session), file=path))
 
 
-@command("load", "load FILE|@ID", "replace this game with the one in a transcript",
-         details="'load @ID' loads game ID of the record ('history' lists them) as a new game.",
+@command("load", "load FILE|@ID", N_("replace this game with the one in a transcript"),
+         details=N_("'load @ID' loads game ID of the record ('history' lists them) as a new game."),
          arguments="path")
 def _load(session: Session, args: list[str]) -> Reply:
     if len(args) != 1:
-        raise CommandError("usage: load FILE|@ID")
+        raise usage_error("load FILE|@ID")
     if args[0].startswith("@"):
         from .record_commands import load_recorded
 
@@ -378,25 +437,29 @@ def _load(session: Session, args: list[str]) -> Reply:
     try:
         path = files.expand_user(args[0])
     except OSError as e:
-        raise CommandError(f"cannot read {args[0]}: {e}") from None
+        # TRANSLATORS: {file} is the file named; {why} the system's reason.
+        raise CommandError(_("cannot read {file}: {why}").format(file=args[0], why=e)) from None
     try:
         data = files.read_limited(path, MAX_BYTES)
     except OSError as e:
-        raise CommandError(f"cannot read {path}: {e.strerror or e}") from None
+        raise CommandError(_("cannot read {file}: {why}").format(file=path, why=e.strerror or e)) from None
     try:
         transcript = read_bytes(data)
     except TranscriptError as e:
         raise CommandError(f"{path}: {e.text(session.ascii)}") from None
     record = transcript.record
-    confirm_abandon(session, f"loading {path}")
+    # TRANSLATORS: what ends the game in hand, in a question; {file} is the transcript's file.
+    confirm_abandon(session, _("loading {file}").format(file=path))
     # Moves that came with the game are not the player's: it counts apart (a replay when finished).
     session.start(record.game, record.deal, record.rules, record.moves, how="loaded" if record.moves else "player")
-    return Reply(show=True).say(f"loaded deal {record.deal}, {moves_text(session)}, from {path}")
+    # TRANSLATORS: {deal} is the deal's number; {moves} a count of moves ("12 moves"); {file} the file read.
+    return Reply(show=True).say(_("loaded deal {deal}, {moves}, from {file}").format(
+        deal=record.deal, moves=moves_text(session), file=path))
 
 
 
-@command("rules", "rules", "the rules of the game in hand",
-         details="The same text as the game's part of the manual, musical-games(7).")
+@command("rules", "rules", N_("the rules of the game in hand"),
+         details=N_("The same text as the game's part of the manual, musical-games(7)."))
 def _rules(session: Session, args: list[str]) -> Reply:
     no_args(args, "rules")
     reply = Reply()
