@@ -31,6 +31,7 @@ from typing import Any, Protocol
 
 from .game import Game, Outcome
 from .hand import Hand, Played, Position
+from .i18n import _, pgettext
 from .lines import along
 from .moves import Move
 
@@ -51,17 +52,19 @@ class Limit:
         for name in ("seconds", "nodes", "wall"):
             value = getattr(self, name)
             if value is not None and value < 0:
-                raise ValueError(f"a limit's {name} must be 0 or more; not {value}")
+                # TRANSLATORS: {name} is seconds, nodes or wall (words of the program).
+                raise ValueError(_("a limit's {name} must be 0 or more; not {value}").format(name=name, value=value))
 
     def __str__(self) -> str:
         parts = []
         if self.seconds is not None:
-            parts.append(f"{self.seconds:g} s of CPU time")
+            parts.append(_("{seconds:g} s of CPU time").format(seconds=self.seconds))
         if self.nodes is not None:
-            parts.append(f"{self.nodes:,} nodes")
+            parts.append(_("{nodes:,} nodes").format(nodes=self.nodes))
         if self.wall is not None:
-            parts.append(f"{self.wall:g} s")
-        return " or ".join(parts) or "no limit"
+            parts.append(_("{seconds:g} s").format(seconds=self.wall))
+        # TRANSLATORS: between the parts of a search's limit: "2 s of CPU time or 30 s".
+        return _(" or ").join(parts) or _("no limit")
 
 
 @dataclass(frozen=True)
@@ -464,7 +467,7 @@ def review(game: Game, start: Any, trail: Sequence[Played],
     # (Positions are values: the same position reached twice is one position.)
     verdicts: dict[Any, str] = {}
     for line in lines:
-        for (_, s), v in zip(line, _infer([reviewer.verdict_of(s) for _, s in line]), strict=True):
+        for (_move, s), v in zip(line, _infer([reviewer.verdict_of(s) for _move, s in line]), strict=True):
             if verdicts.get(s, UNKNOWN) == UNKNOWN:
                 verdicts[s] = v
     in_hand = {s for _, s in lines[-1]}
@@ -600,7 +603,7 @@ def winnable_deal(game: Game, rules: Any, numbers: Callable[[], Any], limit: Lim
                   attempts: int = WINNABLE_ATTEMPTS) -> Any | None:
     """A deal number from ``numbers()`` (called for each try) whose opening the solver proves
     winnable under ``rules``; None when none of ``attempts`` tries is."""
-    for _ in range(attempts):
+    for _attempt in range(attempts):
         deal = numbers()
         if analyse(game, game.opening(deal, rules), limit).result == WON:
             return deal
@@ -609,9 +612,11 @@ def winnable_deal(game: Game, rules: Any, numbers: Callable[[], Any], limit: Lim
 
 def no_winnable_deal(game: Game, rules: Any, attempts: int = WINNABLE_ATTEMPTS) -> str:
     options = ", ".join(f"{k} {v}" for k, v in game.rules_options(rules).items())
-    return (f"no deal proven winnable in {attempts} random deals of {game.title}"
-            f"{f' ({options})' if options else ''}: each was lost or undecided; "
-            "try other rules, or a deal without --winnable")
+    # TRANSLATORS: {game}: the game's name, with its rule options after it as typed ("Musical
+    # (redeals 0)"); {attempts}: how many random deals were tried.
+    return _("no deal proven winnable in {attempts} random deals of {game}: each was lost or undecided; "
+             "try other rules, or a deal without --winnable").format(
+        attempts=attempts, game=f"{game.title} ({options})" if options else game.title)
 
 
 # --- difficulty --------------------------------------------------------------------------------
@@ -628,6 +633,22 @@ def no_winnable_deal(game: Game, rules: Any, attempts: int = WINNABLE_ATTEMPTS) 
 # 3,000,000 nodes where the game's solver sets none.
 RATE_AT_MOST = 10  # 'musical deal' rates at most this many deals at a time
 RATINGS = ("easy", "medium", "hard", "lost", "unknown")
+
+
+def rating_text(rating: str) -> str:
+    """A rating (one of RATINGS, as typed and stored) in the words of the language, for a
+    person to read; what is typed (``--difficulty hard``) stays English."""
+    words = {
+        # TRANSLATORS: a deal's difficulty rating, shown (what is typed stays English): "a deal
+        # rated easy", "by difficulty: easy 3 of 5".
+        "easy": lambda: pgettext("difficulty", "easy"),
+        "medium": lambda: pgettext("difficulty", "medium"),
+        "hard": lambda: pgettext("difficulty", "hard"),
+        "lost": lambda: pgettext("difficulty", "lost"),
+        # TRANSLATORS: a deal's difficulty rating: the solver decided nothing within its limit.
+        "unknown": lambda: pgettext("difficulty", "unknown"),
+    }
+    return words[rating]() if rating in words else rating
 
 
 def difficulty_measure(game: Game, state: Any, stop: threading.Event | None = None,
@@ -674,7 +695,7 @@ def deal_rated(game: Game, rules: Any, wanted: str, numbers: Callable[[], Any],
         if progress is not None:
             progress(rated, time.monotonic() - began)
 
-    for _ in range(attempts):
+    for _attempt in range(attempts):
         deal = numbers()
         if rating(game, rules, game.opening(deal, rules), progress=tell) == wanted:
             return deal
@@ -687,23 +708,35 @@ def deal_rated(game: Game, rules: Any, wanted: str, numbers: Callable[[], Any],
 
 def no_deal_rated(game: Game, rules: Any, wanted: str) -> str:
     """What to say when :func:`deal_rated` found none."""
-    return (f"no {wanted} deal of {game.variant_title(rules)} in {RATED_ATTEMPTS} random deals or "
-            f"{RATED_SECONDS:.0f} s (docs/difficulty.md gives how many there are)")
+    # TRANSLATORS: {wanted}: a difficulty rating (easy, medium, hard, lost); {game}: the game's
+    # name; {attempts}: the most deals tried; {seconds}: the most seconds spent.
+    return _("no {wanted} deal of {game} in {attempts} random deals or {seconds:.0f} s "
+             "(docs/difficulty.md gives how many there are)").format(
+        wanted=rating_text(wanted), game=game.variant_title(rules), attempts=RATED_ATTEMPTS, seconds=RATED_SECONDS)
 
 
 def no_rated_deal(game: Game, rules: Any, wanted: str) -> str | None:
     """Why a deal of that rating cannot be dealt, or None when one can be looked for."""
     if wanted not in RATINGS[:4]:
-        return f"a difficulty is one of {', '.join(RATINGS[:4])}; not {wanted!r}"
+        # TRANSLATORS: {ratings}: the difficulties as typed (easy, medium, hard, lost: English in
+        # every language); {wanted!r}: what was typed instead.
+        return _("a difficulty is one of {ratings}; not {wanted!r}").format(ratings=", ".join(RATINGS[:4]),
+                                                                             wanted=wanted)
     calibrated = game.difficulty_bands()
     if rules not in calibrated:
         have = ", ".join(game.variant_title(r) for r in calibrated)
-        return (f"deals of {game.variant_title(rules)} are not rated"
-                + (f"; those of {have} are" if have else "") + " (docs/difficulty.md)")
+        if have:
+            # TRANSLATORS: {game}: a game's name with its rules; {others}: the names of the rule
+            # sets whose deals are rated.
+            return _("deals of {game} are not rated; those of {others} are (docs/difficulty.md)").format(
+                game=game.variant_title(rules), others=have)
+        return _("deals of {game} are not rated (docs/difficulty.md)").format(game=game.variant_title(rules))
     if wanted in ("easy", "medium") and calibrated[rules][1] == 0:
-        return f"no deal of {game.variant_title(rules)} is {wanted}: so few are winnable that every win is rated hard"
+        # TRANSLATORS: {wanted}: a difficulty rating (easy or medium).
+        return _("no deal of {game} is {wanted}: so few are winnable that every win is rated hard").format(
+            game=game.variant_title(rules), wanted=rating_text(wanted))
     if wanted == "lost" and game.difficulty_lost().get(rules) == 0:
         # A search would rate every deal it tries in vain (for 20 s), and say only that it found none.
-        return (f"no deal of {game.variant_title(rules)} is known to be lost: the solver proved none lost "
-                "of the deals its ratings were calibrated on (docs/difficulty.md)")
+        return _("no deal of {game} is known to be lost: the solver proved none lost of the deals its ratings "
+                 "were calibrated on (docs/difficulty.md)").format(game=game.variant_title(rules))
     return None

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from . import PROGRAM
+from .i18n import _
 
 try:
     import pwd
@@ -44,18 +45,19 @@ def expand_user(text: str) -> Path:
     ``~`` in place, which would create a directory named ``~nosuchuser``)."""
     if not text.startswith("~"):
         return Path(text)
-    user, _, rest = text[1:].partition("/")
+    user, _slash, rest = text[1:].partition("/")
     if not user:
         base = home()
         if base is None:
-            raise NoHomeError("there is no home directory for '~' (HOME is not set)")
+            raise NoHomeError(_("there is no home directory for '~' (HOME is not set)"))
     else:
         try:
             if pwd is None:
                 raise KeyError(user)
             base = Path(pwd.getpwnam(user).pw_dir)
         except KeyError:
-            raise NoHomeError(f"there is no user {user!r} for '~{user}'") from None
+            # TRANSLATORS: {user!r}: a user name as typed after '~' in a path ('~{user}').
+            raise NoHomeError(_("there is no user {user!r} for '~{user}'").format(user=user)) from None
     return base / rest if rest else base
 
 
@@ -66,7 +68,9 @@ def _xdg(variable: str, default: str) -> Path:
         return Path(value) / PROGRAM
     base = home()
     if base is None:
-        raise NoHomeError(f"there is no home directory (neither HOME nor {variable} is set)")
+        # TRANSLATORS: {variable}: an environment variable's name (XDG_DATA_HOME, XDG_STATE_HOME ...).
+        raise NoHomeError(_("there is no home directory (neither HOME nor {variable} is set)").format(
+            variable=variable))
     return base / default / PROGRAM
 
 

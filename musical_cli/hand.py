@@ -20,6 +20,7 @@ from typing import Any, NamedTuple, Protocol
 
 from .deals import DealNumber
 from .game import Game, Outcome
+from .i18n import _
 from .moves import DEAL, Move
 from .notation import resolve
 from .transcript import GameRecord
@@ -89,7 +90,9 @@ class Hand:
 
     def __post_init__(self) -> None:
         if self.how not in HOW:
-            raise ValueError(f"unknown player {self.how!r}; one of {', '.join(HOW)}")
+            # TRANSLATORS: who played a game, as the program names it: {how!r} and {players} (player,
+            # solver, loaded) stay English.
+            raise ValueError(_("unknown player {how!r}; one of {players}").format(how=self.how, players=", ".join(HOW)))
 
     # --- making one ----------------------------------------------------------------------------
     @classmethod
@@ -247,7 +250,7 @@ class Hand:
         """``n`` steps taken back made again (or as many as there are): the new hand, and how
         many of the player's moves that made."""
         hand, made = self, 0
-        for _ in range(min(n, len(self.undone))):
+        for _step in range(min(n, len(self.undone))):
             step = hand.undone[-1]
             for move in step:
                 hand = hand._apply(move)

@@ -27,6 +27,7 @@ from .commands import Session
 from .deals import DealNumber
 from .game import Game, Outcome
 from .hand import Hand, Position, Rules
+from .i18n import N_, _, pgettext
 from .render import Fragments, plural
 
 # One position's search: CPU seconds of the coach's thread (the prompt's thread is not counted).
@@ -34,7 +35,8 @@ LIVE_LIMIT = Limit(seconds=20.0)
 # After a loss: real seconds for how far to undo, and the most one probe of it may take.
 UNDO_SECONDS = 6.0
 UNDO_PROBE = 2.0
-LOST_MOVE = "that move lost the game: 'undo' takes it back"
+# (translated where it is said)
+LOST_MOVE = N_("that move lost the game: 'undo' takes it back")
 
 
 def lost_now(back: int | None) -> str:
@@ -42,10 +44,11 @@ def lost_now(back: int | None) -> str:
     it is not proven, but how far to undo may be (``back`` as advice.undo_to_winnable gives it:
     None when the deal is lost from its start, -1 when nothing earlier was proven in time)."""
     if back is None:
-        return "the game is lost now, and the deal could not be won even from its start"
+        return _("the game is lost now, and the deal could not be won even from its start")
     if back > 0:
-        return f"the game is lost now: 'undo {back}' gets back to a position that can be won"
-    return "the game is lost now (no earlier position was proven winnable in time)"
+        # TRANSLATORS: 'undo {back}' is a command as typed ("undo 3"): the word stays English.
+        return _("the game is lost now: 'undo {back}' gets back to a position that can be won").format(back=back)
+    return _("the game is lost now (no earlier position was proven winnable in time)")
 RATER_PAUSE = 0.05  # seconds the rating's search waits at a time while the shell is busy
 
 
@@ -84,21 +87,35 @@ class Live:
     def text(self) -> str:
         """Short: it shares the status line with the position's own status."""
         if self.kind == "thinking":
-            return "coach: thinking..."
+            # TRANSLATORS: the live coach's words in the status line, after the deal: keep them short.
+            return _("coach: thinking...")
         if self.kind == "won":
             # no move left to make: the game is won ("winnable: 0 moves" said it oddly)
-            return f"winnable: {plural(self.moves, 'move')}" if self.moves else "won"
+            if not self.moves:
+                # TRANSLATORS: the live coach's verdict: the game is won.
+                return pgettext("coach", "won")
+            # TRANSLATORS: the live coach's verdict: the game can be won in {moves} ("12 moves").
+            return _("winnable: {moves}").format(moves=plural(self.moves, "move"))
         if self.kind == "lost":
-            return f"lost: 'undo {self.undo}' wins" if self.undo else "lost"
+            if not self.undo:
+                # TRANSLATORS: the live coach's verdict: the game can no longer be won.
+                return pgettext("coach", "lost")
+            # TRANSLATORS: the live coach's verdict: lost, and the command 'undo N' (as typed: the
+            # word stays English) gets back to a position that wins.
+            return _("lost: 'undo {undo}' wins").format(undo=self.undo)
         if self.kind == "estimate" and self.estimate is not None:
             wins, tries = self.estimate
             if not tries:
-                return "estimate: none yet"
+                return _("estimate: none yet")
             # how many deals it stands on: 30 tries leave it within 15 points or so either way
-            return f"estimate: {round(100 * wins / tries)}% win ({wins} of {tries}{'...' if self.partial else ''})"
+            # TRANSLATORS: the blind player's estimate: won {wins} of {tries} tries, {percent} per
+            # cent; {more} is "..." while more tries are to come, else nothing.
+            return _("estimate: {percent}% win ({wins} of {tries}{more})").format(
+                percent=round(100 * wins / tries), wins=wins, tries=tries, more="..." if self.partial else "")
         if self.kind == "none":
-            return "coach: no solver"
-        return "undecided"
+            return _("coach: no solver")
+        # TRANSLATORS: the live coach's verdict: the search decided nothing.
+        return _("undecided")
 
 
 class _Beside:
@@ -234,7 +251,7 @@ class Coach(_Beside):
             if stop.is_set():
                 return
             if before.result == WON and self.session.coach:
-                self.announce(LOST_MOVE)
+                self.announce(_(LOST_MOVE))
             tell_later = before.result == UNKNOWN
 
         def cancel(nodes: int, seconds: float) -> None:
@@ -311,7 +328,7 @@ def announce(shell: Printer, fragments: Fragments) -> None:
     it waits a moment for the prompt, so as not to print into it; while a command runs (or on a
     dumb terminal, with no prompt_toolkit) it is printed at once."""
     app = shell.app
-    for _ in range(25):
+    for _try in range(25):
         loop = None if app is None else app.loop
         if app is not None and app.is_running and loop is not None:
             from prompt_toolkit.application import run_in_terminal

@@ -31,8 +31,9 @@ from .advice import Memory
 from .deals import DealNumber
 from .game import Game, IllegalMove, Outcome
 from .hand import Hand, Listener, Rules
+from .i18n import N_, _, ngettext, pgettext
 from .moves import Move
-from .render import plural
+from .render import number, plural
 from .store import (
     Figures,
     GameRow,
@@ -49,6 +50,37 @@ from .store import (
 IDLE_CAP = 60.0
 HISTORY_LIMIT = 10  # games the shell's 'history' lists by default
 RESULT_OF = {Outcome.IN_PLAY: "in play", Outcome.WON: "won", Outcome.LOST: "lost"}
+
+
+def result_text(result: str) -> str:
+    """A game's result as stored ("in play", "won", "lost", "abandoned": the same in every
+    language) in the words of the language, for a person to read."""
+    words = {
+        # TRANSLATORS: a game's result, in the record's tables: in play (not over), won, lost,
+        # abandoned (left unfinished for another game). In Russian of a партия: идёт, выиграна ...
+        "in play": lambda: pgettext("result", "in play"),
+        "won": lambda: pgettext("result", "won"),
+        "lost": lambda: pgettext("result", "lost"),
+        "abandoned": lambda: pgettext("result", "abandoned"),
+    }
+    return words[result]() if result in words else result
+
+
+def unrecorded(why: object) -> str:
+    """The end of every warning that the record cannot be written: ``why``, and that play goes on."""
+    # TRANSLATORS: {why}: why the record cannot be written; the game goes on all the same.
+    return _("{why}; play goes on unrecorded").format(why=why)
+
+
+def kept_aside(why: object, aside: object) -> str:
+    # TRANSLATORS: {why}: that the record is damaged; {path}: the name it is renamed to.
+    return _("{why}: it is kept as {path}").format(why=why, path=aside)
+
+
+def not_aside(why: object, reason: object) -> str:
+    # TRANSLATORS: {why}: that the record is damaged; {reason}: why it cannot be renamed (the
+    # system's words, English).
+    return _("{why}, and it cannot be renamed aside ({reason})").format(why=why, reason=reason)
 
 
 class ActiveTime:
@@ -96,15 +128,17 @@ def open_store(path: Path | None = None) -> tuple[Store | None, str | None]:
             try:
                 aside = set_aside(e.path or _path(path))
             except OSError as why:
-                return None, f"{e}, and it cannot be renamed aside ({why.strerror or why}); " \
-                             "play goes on unrecorded"
+                return None, unrecorded(not_aside(e, why.strerror or why))
             try:
-                return Store.open(path), f"{e}: it is kept as {aside}, and a new record is started"
+                # TRANSLATORS: {why}: that the record is damaged; {path}: the name it is renamed to.
+                return Store.open(path), _("{why}: it is kept as {path}, and a new record is started").format(
+                    why=e, path=aside)
             except (StoreError, OSError, RuntimeError):
-                return None, f"{e}: it is kept as {aside}; play goes on unrecorded"
-        return None, f"{e}; play goes on unrecorded"
+                return None, unrecorded(kept_aside(e, aside))
+        return None, unrecorded(e)
     except (OSError, RuntimeError) as e:  # no HOME to find the data directory in, and the like
-        return None, f"cannot open the record: {e}; play goes on unrecorded"
+        # TRANSLATORS: {why}: the system's words.
+        return None, unrecorded(_("cannot open the record: {why}").format(why=e))
 
 
 def _path(path: Path | None) -> Path:
@@ -170,7 +204,9 @@ class Recorder:
     def open(cls, path: Path | None = None, no_record: bool = False, offer: bool = True) -> Recorder:
         refused = recording_refused(no_record)
         if refused:
-            return cls(None, f"this shell does not record ({refused})", offer=False, quiet=True, refused=True)
+            # TRANSLATORS: {why}: --no-record or MUSICAL_NO_RECORD, as typed.
+            return cls(None, _("this shell does not record ({why})").format(why=refused), offer=False, quiet=True,
+                       refused=True)
         store, why = open_store(path)
         if store is None:
             return cls(None, why, offer)
@@ -364,10 +400,10 @@ class Recorder:
         text = str(e)
         if e.kind == "corrupt" and store is not None:
             try:
-                text += f": it is kept as {set_aside(store.path)}"
+                text = kept_aside(text, set_aside(store.path))
             except OSError as why:
-                text += f", and it cannot be renamed aside ({why.strerror or why})"
-        self.why_not = f"{text}; play goes on unrecorded"
+                text = not_aside(text, why.strerror or why)
+        self.why_not = unrecorded(text)
         if self.warn is not None and self.session is not None:
             self.warn(self.why_not)
         else:
@@ -404,9 +440,15 @@ class Recorder:
         row = self.unfinished()
         if row is None:
             return []
-        redo = f", {row.player_redo} to redo" if row.player_redo > 0 else ""
-        return [f"An unfinished game of {variant_name(row.game, row.rules)}, deal {row.deal}, from "
-                f"{when(row.last_played)} ({plural(row.player_moves, 'move')}{redo}): type 'resume' to go on."]
+        moves = plural(row.player_moves, "move")
+        if row.player_redo > 0:
+            # TRANSLATORS: {moves}: the moves made ("12 moves"); {redo}: how many 'redo' would make again.
+            moves = _("{moves}, {redo} to redo").format(moves=moves, redo=row.player_redo)
+        # TRANSLATORS: said as the shell starts. {game}: the game's name ("Musical with 1 redeal");
+        # {deal}: its deal number; {when}: when it was last played ("2026-12-01 21:30"); {moves}:
+        # "12 moves" or "12 moves, 3 to redo"; 'resume' is the command as typed.
+        return [_("An unfinished game of {game}, deal {deal}, from {when} ({moves}): type 'resume' to go on.").format(
+            game=variant_name(row.game, row.rules), deal=row.deal, when=when(row.last_played), moves=moves)]
 
     def resume_at_start(self) -> str | None:
         """``musical --resume``: the unfinished game becomes the game in hand; or what is wrong.
@@ -414,13 +456,13 @@ class Recorder:
         played unrecorded, the one-line warning said; nothing to resume is an error."""
         if self.store is None:
             if self.refused:
-                return f"nothing to resume: {self.why_not}"
+                return nothing_to_resume(self.why_not)
             return self._resume_unrecorded()
         row = self.unfinished()
         if row is None:
             if self.store is None:  # reading it failed: try again without writing
                 return self._resume_unrecorded()
-            return "no unfinished game is waiting in the record ('musical history' lists the games)"
+            return no_unfinished_game()
         try:
             self.pending.append((self.resume(row), "hint"))
         except RecordError as e:
@@ -433,15 +475,15 @@ class Recorder:
         try:
             store = Store.open_for_reading()
         except (StoreError, OSError) as e:
-            return f"nothing to resume: {self.why_not or e}"
+            return nothing_to_resume(self.why_not or e)
         try:
             games = store.unfinished()
             if not games:
-                return "no unfinished game is waiting in the record ('musical history' lists the games)"
+                return no_unfinished_game()
             row = games[0]
             line = store.line(row.id)
         except StoreError as e:
-            return f"nothing to resume: {e}"
+            return nothing_to_resume(e)
         finally:
             store.close()
         try:
@@ -460,7 +502,8 @@ class Recorder:
         assert self.store is not None
         try:
             if not self.store.claim(row.id):
-                raise RecordError(f"game @{row.id} is being played in another musical shell")
+                # TRANSLATORS: {id}: a recorded game's number ("game @12").
+                raise RecordError(_("game @{id} is being played in another musical shell").format(id=row.id))
         except StoreError as e:
             self._fail(e)
             try:
@@ -470,13 +513,13 @@ class Recorder:
                 finally:
                     store.close()
             except StoreError as why:
-                raise RecordError(f"game @{row.id} cannot be resumed: {why}") from None
+                raise RecordError(cannot_resume(row.id, why)) from None
             return self._take(row, line, bind=False)
         try:
             line = self.store.line(row.id)
         except StoreError as e:
             self.store.release(row.id)
-            raise RecordError(f"game @{row.id} cannot be resumed: {e}") from None
+            raise RecordError(cannot_resume(row.id, e)) from None
         return self._take(row, line, bind=True)
 
     def _take(self, row: GameRow, line: list[tuple[str, int]], bind: bool) -> str:
@@ -489,16 +532,36 @@ class Recorder:
                     self.store.release(row.id)
                 except StoreError:
                     pass
-            raise RecordError(f"game @{row.id} cannot be resumed: {e}") from None
+            raise RecordError(cannot_resume(row.id, e)) from None
         if bind:
             self._binding = (row, line)  # the start event ends the game in hand, then takes this one
         session = self._session()
         session.start(game, deal, rules, tuple(moves), steps=steps, undone=undone,
                       how=row.how or "player", coached=row.coach)
         session.mark(difficulty=row.difficulty)
-        unrecorded = "" if bind else " (not recorded: the record cannot be written)"
-        return f"resumed game @{row.id}: deal {row.deal}, {plural(session.hand.move_count, 'move')}, " \
-               f"started {when(row.started)}{unrecorded}"
+        moves = plural(session.hand.move_count, "move")
+        if bind:
+            # TRANSLATORS: {id}: the recorded game's number; {deal}: its deal number; {moves}: "12
+            # moves"; {when}: when it was started ("2026-12-01 21:30").
+            return _("resumed game @{id}: deal {deal}, {moves}, started {when}").format(
+                id=row.id, deal=row.deal, moves=moves, when=when(row.started))
+        return _("resumed game @{id}: deal {deal}, {moves}, started {when} (not recorded: the record cannot be "
+                 "written)").format(id=row.id, deal=row.deal, moves=moves, when=when(row.started))
+
+
+def nothing_to_resume(why: object) -> str:
+    # TRANSLATORS: {why}: why the record cannot be read (or is not kept).
+    return _("nothing to resume: {why}").format(why=why)
+
+
+def no_unfinished_game() -> str:
+    # TRANSLATORS: 'musical history' is a command as typed.
+    return _("no unfinished game is waiting in the record ('musical history' lists the games)")
+
+
+def cannot_resume(game_id: int, why: object) -> str:
+    # TRANSLATORS: {id}: a recorded game's number ("game @12"); {why}: what is wrong with it.
+    return _("game @{id} cannot be resumed: {why}").format(id=game_id, why=why)
 
 
 def rebuild(row: GameRow, line: list[tuple[str, int]], ascii: bool = False):
@@ -510,10 +573,12 @@ def rebuild(row: GameRow, line: list[tuple[str, int]], ascii: bool = False):
 
     try:
         transcript = read_transcript(transcript_text(row.game, row.rules, row.deal,
-                                                     [m for m, _ in line[:row.moves]]))
+                                                     [m for m, _step in line[:row.moves]]))
     except TranscriptError as e:
         # The text was made here: its line numbers mean nothing to the player; the move does.
-        where = f"move {e.moves + 1}" if e.moves < row.moves and e.line and e.line > 3 + len(row.rules) else "its start"
+        # TRANSLATORS: where a stored game no longer replays: "move 12: ..." or "its start: ...".
+        where = (_("move {number}").format(number=e.moves + 1) if e.moves < row.moves and e.line
+                 and e.line > 3 + len(row.rules) else _("its start"))
         why = e.cause.text(ascii) if isinstance(e.cause, IllegalMove) else e.why
         raise ValueError(f"{where}: {why}") from None
     record = transcript.record
@@ -521,7 +586,7 @@ def rebuild(row: GameRow, line: list[tuple[str, int]], ascii: bool = False):
     kept = line[:row.moves]
     steps: list[int] = []
     previous = None
-    for _, step in kept:
+    for _move, step in kept:
         if step < 0:
             continue
         if step == previous:
@@ -578,7 +643,9 @@ def parse_ref(ref: str) -> int:
     # largest integer: a longer number names no game (and int() of thousands of digits refuses).
     digits = text.lstrip("0")
     if not (text.isascii() and text.isdigit()) or len(digits) > 19 or not 1 <= int(text) <= MAX_ID:
-        raise ValueError(f"{ref!r} names no recorded game: write @ID with an id that 'musical history' lists")
+        # TRANSLATORS: {ref!r}: what was typed for a recorded game; @ID and 'musical history' as typed.
+        raise ValueError(_("{ref!r} names no recorded game: write @ID with an id that 'musical history' lists").format(
+            ref=ref))
     return int(text)
 
 
@@ -591,14 +658,19 @@ def recorded_text(ref: str, store: Store | None = None) -> str:
     try:
         start = reading.start_of(game_id)
         if start is None:
-            raise ValueError(f"there is no game @{game_id} in the record ('musical history' lists them)")
+            # TRANSLATORS: {id}: a recorded game's number ("@12").
+            raise ValueError(_("there is no game @{id} in the record ('musical history' lists them)").format(
+                id=game_id))
         game, rules, deal, result = start
         moves = reading.moves(game_id)
     finally:
         if own:
             reading.close()
-    return transcript_text(game, rules, deal, moves, result,
-                           comment=f"game @{game_id} of the record: {variant_name(game, rules)} deal {deal} ({result})")
+    # TRANSLATORS: a comment atop the transcript of a recorded game: {id} its number, {game} its
+    # name, {deal} its deal number, {result} its result (in play, won, lost, abandoned).
+    comment = _("game @{id} of the record: {game} deal {deal} ({result})").format(
+        id=game_id, game=variant_name(game, rules), deal=deal, result=result_text(result))
+    return transcript_text(game, rules, deal, moves, result, comment=comment)
 
 
 def when(t: float) -> str:
@@ -625,13 +697,20 @@ def variant_name(game: str, rules: dict[str, str]) -> str:
         return f"{game} ({', '.join(f'{k} {v}' for k, v in rules.items())})" if rules else game
 
 
-BY = {"player": "you", "solver": "solver", "loaded": "loaded", None: "you?"}
+# Who played a game, in the record's tables (translated where shown).
+BY = {
+    # TRANSLATORS: who played a game, in the 'history' table's "by" column: you (the player), the
+    # solver ('solve play'), loaded (from a file with its moves); "you?" for a game recorded before
+    # who played was kept; "+coach" after it when the live coach was on ("you+coach").
+    "player": N_("you"), "solver": N_("solver"), "loaded": N_("loaded"), None: N_("you?"),
+}
 
 
 def played_by(g: GameRow) -> str:
     """Who played a game, for a table: you, solver, loaded; "+coach" when the coach was on; "you?"
     for a game recorded before who played was kept."""
-    return BY.get(g.how, str(g.how)) + ("+coach" if g.coach else "")
+    by = _(BY[g.how]) if g.how in BY else str(g.how)
+    return by + (_("+coach") if g.coach else "")
 
 
 def fit(table: Sequence[tuple[str, ...]], right: set[int], width: int, squeeze: int,
@@ -682,8 +761,11 @@ def name_lines(name: str, width: int) -> list[str]:
     indented 2."""
     if len(name) <= width:
         return [name]
+    # TRANSLATORS: the words a phrase of a game's name begins with, separated by "|": a name too
+    # long for its column is broken before them ("Calculation" / "with 3 piles" / "and no bases").
+    words = "|".join(re.escape(word) for word in _("with|and").split("|") if word)
     lines: list[str] = []
-    for phrase in re.split(r" (?=(?:with|and) )", name):
+    for phrase in re.split(rf" (?=(?:{words}) )", name):
         if lines and len(lines[-1]) + 1 + len(phrase) <= width:
             lines[-1] += " " + phrase
             continue
@@ -696,28 +778,42 @@ def name_lines(name: str, width: int) -> list[str]:
 def history_table(rows: list[GameRow], width: int = 80) -> list[str]:
     """The games, one line each: id, date, game (the rule set as players name it), deal, who
     played it, result, moves; a game undone to its start shows the moves redo would make."""
-    table = [("id", "date", "game", "deal", "by", "result", "moves")]
+    # TRANSLATORS: the 'history' table's headers: the game's id (@12), the date it was started,
+    # the game (its name), its deal number, who played it (you, solver ...), its result, its
+    # moves. Short: the table fits 80 columns.
+    table = [(pgettext("history", "id"), pgettext("history", "date"), pgettext("history", "game"),
+              pgettext("history", "deal"), pgettext("history", "by"), pgettext("history", "result"),
+              pgettext("history", "moves"))]
     for g in rows:
         moves = str(g.player_moves) if g.player_moves or g.player_redo <= 0 else f"0 (+{g.player_redo})"
         table.append((f"@{g.id}", short_when(g.started), variant_name(g.game, g.rules), g.deal, played_by(g),
-                      g.result, moves))
+                      result_text(g.result), moves))
     return fit(table, right={0, 6}, width=width, squeeze=2)
 
 
-STATS_LEGEND = ("played: your own games finished (won, lost or abandoned); streak: wins in a row now; "
-                "best: the longest; losing: the longest run of games not won; moves: fewest in a win; "
-                "fastest: the quickest win, and time: all your play, in active time (on a wider "
-                "terminal).")
+# (translated where it is shown: _(STATS_LEGEND))
+# TRANSLATORS: under the 'history --stats' table: what its headers mean. Name them as the table's
+# headers are translated.
+STATS_LEGEND = N_("played: your own games finished (won, lost or abandoned); streak: wins in a row now; "
+                  "best: the longest; losing: the longest run of games not won; moves: fewest in a win; "
+                  "fastest: the quickest win, and time: all your play, in active time (on a wider "
+                  "terminal).")
 
 
 def figures_table(rows: list[GameRow], width: int = 80) -> list[str]:
     """The player's figures, one line a game and rule set, and a total; then what was counted apart."""
-    table = [("game", "played", "won", "lost", "aband", "win %", "streak", "best", "losing", "moves",
-              "fastest", "time")]
+    # TRANSLATORS: the 'history --stats' table's headers, explained by the legend under it: the
+    # game; its games played, won, lost, abandoned; the win rate; the winning streak now, the
+    # longest; the longest losing streak; the fewest moves in a win; the fastest win; the active
+    # time. Short: the first ten fit 72 columns beside the games' names.
+    table = [(pgettext("stats", "game"), pgettext("stats", "played"), pgettext("stats", "won"),
+              pgettext("stats", "lost"), pgettext("stats", "aband"), pgettext("stats", "win %"),
+              pgettext("stats", "streak"), pgettext("stats", "best"), pgettext("stats", "losing"),
+              pgettext("stats", "moves"), pgettext("stats", "fastest"), pgettext("stats", "time"))]
     found = figures(rows, total=True)
     for f in found:
         rate = f.win_rate
-        table.append(("all games" if f.game == "all" else variant_name(f.game, f.rules), str(f.played), str(f.won),
+        table.append((_("all games") if f.game == "all" else variant_name(f.game, f.rules), str(f.played), str(f.won),
                       str(f.lost), str(f.abandoned), "-" if rate is None else f"{rate:.0f}", str(f.current_streak),
                       str(f.longest_streak), str(f.longest_losing_streak),
                       "-" if f.fewest_moves is None else str(f.fewest_moves),
@@ -732,41 +828,63 @@ def apart_lines(f: Figures) -> list[str]:
     """What the player's figures leave out, and why, in a line or two (empty when nothing)."""
     parts = []
     if f.solved:
-        parts.append(f"{plural(f.solved, 'game')} the solver finished ('solve play')")
+        parts.append(ngettext("{n} game the solver finished ('solve play')",
+                              "{n} games the solver finished ('solve play')", f.solved).format(n=f.solved))
     if f.loaded:
-        parts.append(f"{plural(f.loaded, 'game')} loaded with their moves")
+        parts.append(ngettext("{n} game loaded with their moves", "{n} games loaded with their moves",
+                              f.loaded).format(n=f.loaded))
     if f.coached:
-        parts.append(f"{plural(f.coached, 'game')} played with the coach on")
+        parts.append(ngettext("{n} game played with the coach on", "{n} games played with the coach on",
+                              f.coached).format(n=f.coached))
     out = []
     if f.hinted:
-        out.append(f"Won with hints, counted as played but not won: {plural(f.hinted, 'game')}.")
+        out.append(ngettext("Won with hints, counted as played but not won: {n} game.",
+                            "Won with hints, counted as played but not won: {n} games.", f.hinted).format(n=f.hinted))
     if parts:
-        out.append("Not counted as yours: " + "; ".join(parts) + ".")
+        # TRANSLATORS: {games}: the kinds of games counted apart, joined by "; " ("2 games loaded
+        # with their moves; 1 game played with the coach on").
+        out.append(_("Not counted as yours: {games}.").format(games="; ".join(parts)))
     if f.in_play:
-        out.append(f"In play, not counted yet: {plural(f.in_play, 'game')} ('resume' goes on).")
+        # TRANSLATORS: {games}: "2 games"; 'resume' is the command as typed.
+        out.append(_("In play, not counted yet: {games} ('resume' goes on).").format(games=plural(f.in_play, "game")))
     if f.earlier:
-        out.append(f"{plural(f.earlier, 'game')} recorded before musical kept who played count as yours "
-                   "(marked you? in 'history').")
+        # TRANSLATORS: "you?" as in the 'history' table's "by" column; 'history' is the command as typed.
+        out.append(ngettext("{n} game recorded before musical kept who played count as yours (marked you? in "
+                            "'history').",
+                            "{n} games recorded before musical kept who played count as yours (marked you? in "
+                            "'history').", f.earlier).format(n=f.earlier))
     return out
 
 
 def figures_card(f: Figures, name: str) -> list[str]:
     """One rule set's figures, a line each (the shell's 'stats' for the game in hand)."""
-    rate = "-" if f.win_rate is None else f"{f.win_rate:.1f}%"
-    out = [f"{name}: your figures",
-           f"  played {f.played}: won {f.won}" + (f", won with hints {f.hinted}" if f.hinted else "")
-           + f", lost {f.lost}, abandoned {f.abandoned}; win rate {rate}",
-           f"  winning streak {f.current_streak} now, {f.longest_streak} at best; "
-           f"longest losing streak {f.longest_losing_streak}"]
+    from .advice import rating_text
+
+    rate = "-" if f.win_rate is None else number(f.win_rate, ".1f") + "%"
+    # TRANSLATORS: the first line of 'stats': {game} is the game's name ("Musical with 1 redeal").
+    out = [_("{game}: your figures").format(game=name),
+           # TRANSLATORS: {rate}: the win rate ("66.7%", or "-" before any game is finished).
+           "  " + (_("played {played}: won {won}, won with hints {hinted}, lost {lost}, abandoned {abandoned}; "
+                     "win rate {rate}") if f.hinted else
+                   _("played {played}: won {won}, lost {lost}, abandoned {abandoned}; win rate {rate}")).format(
+               played=f.played, won=f.won, hinted=f.hinted, lost=f.lost, abandoned=f.abandoned, rate=rate),
+           "  " + _("winning streak {now} now, {best} at best; longest losing streak {losing}").format(
+               now=f.current_streak, best=f.longest_streak, losing=f.longest_losing_streak)]
     best = []
     if f.fewest_moves is not None:
-        best.append(f"fewest moves in a win {f.fewest_moves}")
+        best.append(_("fewest moves in a win {moves}").format(moves=f.fewest_moves))
     if f.fastest_win is not None:
-        best.append(f"fastest win {duration(f.fastest_win)}")
-    best.append(f"active time {duration(f.seconds)}")
+        # TRANSLATORS: {time}: the active time of the quickest win ("4:05").
+        best.append(_("fastest win {time}").format(time=duration(f.fastest_win)))
+    # TRANSLATORS: {time}: all the active time played ("1:02:03").
+    best.append(_("active time {time}").format(time=duration(f.seconds)))
     out.append("  " + "; ".join(best))
     if f.by_difficulty:
-        out.append("  by difficulty: " + ", ".join(f"{band} {won} of {played}" for band, played, won in f.by_difficulty))
+        # TRANSLATORS: one difficulty band's games in 'stats': "easy 3 of 5" (won 3 of 5 played).
+        bands = ", ".join(_("{band} {won} of {played}").format(band=rating_text(band), won=won, played=played)
+                          for band, played, won in f.by_difficulty)
+        # TRANSLATORS: {bands}: "easy 3 of 5, hard 0 of 2".
+        out.append("  " + _("by difficulty: {bands}").format(bands=bands))
     return out + ["  " + text for text in apart_lines(f)]
 
 
@@ -777,9 +895,12 @@ def export(rows: list[GameRow], store: Store, directory: Path) -> list[Path]:
     directory.mkdir(parents=True, exist_ok=True)
     written = []
     for g in rows:
-        text = transcript_text(g.game, g.rules, g.deal, store.moves(g.id), g.result,
-                               comment=f"game @{g.id} of the record: {variant_name(g.game, g.rules)} deal {g.deal}, "
-                                       f"started {when(g.started)}, {g.result}")
+        # TRANSLATORS: a comment atop an exported transcript: {id} the game's number, {game} its
+        # name, {deal} its deal number, {when} when it was started, {result} its result.
+        comment = _("game @{id} of the record: {game} deal {deal}, started {when}, {result}").format(
+            id=g.id, game=variant_name(g.game, g.rules), deal=g.deal, when=when(g.started),
+            result=result_text(g.result))
+        text = transcript_text(g.game, g.rules, g.deal, store.moves(g.id), g.result, comment=comment)
         path = directory / f"{g.game}-{g.id}-deal-{g.deal}.txt"
         atomic_write(path, text)
         written.append(path)

@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 from .cards import Card
 from .game import Game, Outcome
-from .i18n import ngettext
+from .i18n import _, ngettext, pgettext
 
 Fragments = list[tuple[str, str]]
 
@@ -85,6 +85,20 @@ def plural(n: int, word: str) -> str:
     return COUNTED[word](n).format(n=n)
 
 
+def number(value: float, spec: str = "") -> str:
+    """``value`` formatted by ``spec`` (",": thousands grouped, ".1f": one decimal) with the
+    separators of the language: "12,345" and "0.5" in English, "12 345" and "0,5" in Russian,
+    where a comma is the decimal mark. For numbers in sentences; a table's keep their format."""
+    text = format(value, spec)
+    # TRANSLATORS: a number as a sentence in this language writes it, thousands grouped and with
+    # a decimal part ("12 345,5" in Russian): only its two marks are read from it.
+    marks = re.fullmatch(r"12(\D+)345(\D+)5", pgettext("number format", "12,345.5"))
+    comma, point = marks.groups() if marks else (",", ".")
+    if (comma, point) == (",", "."):
+        return text
+    return "".join(comma if ch == "," else point if ch == "." else ch for ch in text)
+
+
 def separator(ascii: bool = False) -> str:
     """Between the parts of a status line: a middle dot, or a bar where only ASCII will do."""
     return " | " if ascii else " · "
@@ -94,7 +108,11 @@ def deal_title(title: str, deal: str) -> str:
     """A game and its deal as a title: "Musical deal 1", "Indian Carpet deal 7"; a name that
     says its rules takes a comma, so that the deal does not read as one more of them: "Musical
     with 1 redeal, deal 7"."""
-    return f"{title}{',' if ' with ' in title else ''} deal {deal}"
+    if " with " in title:
+        # TRANSLATORS: a game's name that says its rules ("Musical with 1 redeal") and a deal number.
+        return _("{title}, deal {deal}").format(title=title, deal=deal)
+    # TRANSLATORS: a game's name ("Musical", "Indian Carpet") and a deal number: "Musical deal 7".
+    return _("{title} deal {deal}").format(title=title, deal=deal)
 
 
 def status_parts(game: Game, state: Any, deal: str, moves: int, title: str | None = None) -> list[str]:
@@ -103,9 +121,13 @@ def status_parts(game: Game, state: Any, deal: str, moves: int, title: str | Non
     parts = [deal_title(title or game.title, deal)]
     if hasattr(state, "pass_number"):
         total = state.passes
-        parts.append(f"pass {state.pass_number}" + (f" of {total}" if total is not None else ""))
+        # TRANSLATORS: the status line's pass through the stock: "pass 1 of 3", or "pass 4" when the
+        # passes are unlimited.
+        parts.append(_("pass {number}").format(number=state.pass_number) if total is None
+                     else _("pass {number} of {total}").format(number=state.pass_number, total=total))
     parts.append(plural(moves, "move"))
-    parts.append(f"{game.cards_to_build(state)} to build")
+    # TRANSLATORS: the status line's count of the cards not yet on the foundations: "48 to build".
+    parts.append(_("{count} to build").format(count=game.cards_to_build(state)))
     return parts
 
 
@@ -246,7 +268,15 @@ def _runs(chars: list[tuple[str, str]]) -> Fragments:
     return out
 
 
-NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+def number_word(n: int) -> str:
+    """``n`` in words up to ten, counting foundations ("four foundations"); a larger one in figures."""
+    # TRANSLATORS: numbers counting foundations ("All four foundations are complete"): in Russian
+    # feminine, as база is ("две", not "два").
+    words = (pgettext("foundations", "no"), pgettext("foundations", "one"), pgettext("foundations", "two"),
+             pgettext("foundations", "three"), pgettext("foundations", "four"), pgettext("foundations", "five"),
+             pgettext("foundations", "six"), pgettext("foundations", "seven"), pgettext("foundations", "eight"),
+             pgettext("foundations", "nine"), pgettext("foundations", "ten"))
+    return words[n] if 0 <= n < len(words) else str(n)
 
 
 def layout(game: Game, state: Any, deal: str, moves: int, ascii: bool = False, title: str | None = None,
@@ -267,11 +297,15 @@ def _verdict(game: Game, state: Any, won: str | None = None) -> Fragments:
         return line(f"  {won}", "good")
     if verdict is Outcome.WON:
         n = len(getattr(state, "foundations", ()))
-        built = ("The foundation is complete" if n == 1 else
-                 f"All {NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else n} foundations are complete")
-        return line(f"  {built}: won!", "good")
+        if n == 1:
+            return line("  " + _("The foundation is complete: won!"), "good")
+        # TRANSLATORS: {number} is a number in words ("four"), the form chosen by the count of
+        # foundations (never one: that is the message before).
+        built = ngettext("All {number} foundation is complete: won!", "All {number} foundations are complete: won!",
+                         n).format(number=number_word(n))
+        return line("  " + built, "good")
     if verdict is Outcome.LOST:
-        return line("  No move is left: the game is lost.", "bad")
+        return line("  " + _("No move is left: the game is lost."), "bad")
     return []
 
 
@@ -303,7 +337,7 @@ def opening_text(game: Game, deal: Any, state: Any, ascii: bool = False) -> Frag
             continue  # (an empty part, Persian Rug's stock, is no line: it has no stock)
         rows = value if value and isinstance(value[0], list) else [value]
         for n, codes in enumerate(rows, 1):
-            label = f"{key} {n}" if len(rows) > 1 else key
+            label = part_label(key, n if len(rows) > 1 else None)
             out.append(("class:label", f"  {label:<12} "))
             for k, code in enumerate(codes):
                 if k:
@@ -313,17 +347,51 @@ def opening_text(game: Game, deal: Any, state: Any, ascii: bool = False) -> Frag
     return out
 
 
+def part_label(key: str, row: int | None = None) -> str:
+    """A part of the opening layout (a key of the game's record: "foundations", "quilt") as
+    ``musical deal`` names it for people; ``row``: the number of a row of a part made of rows
+    ("quilt 3"). A part this module does not know is named by its key."""
+    if row is not None:
+        rows = {
+            # TRANSLATORS: a row of the opening layout, as 'musical deal' labels it: "quilt 3".
+            "quilt": lambda: pgettext("layout", "quilt {row}"),
+            # TRANSLATORS: one of Persian Rug's reserves, as 'musical deal' labels it: "reserves 3".
+            "reserves": lambda: pgettext("layout", "reserves {row}"),
+        }
+        return rows[key]().format(row=row) if key in rows else f"{key} {row}"
+    parts = {
+        # TRANSLATORS: the parts of the opening layout, as 'musical deal' labels them (12 columns at most).
+        "signs": lambda: pgettext("layout", "signs"),
+        "foundations": lambda: pgettext("layout", "foundations"),
+        "stock": lambda: pgettext("layout", "stock"),
+        "waste": lambda: pgettext("layout", "waste"),
+        "quilt": lambda: pgettext("layout", "quilt"),
+        "reserves": lambda: pgettext("layout", "reserves"),
+    }
+    return parts[key]() if key in parts else key
+
+
 def search_progress(nodes: int, seconds: float) -> str:
     """A search's progress line, the shell's and ``musical solve``'s."""
-    return f"searching: {nodes:,} positions, {seconds:.1f} s (Ctrl-C stops)"
+    # TRANSLATORS: {nodes} and {seconds} are numbers formatted already ("12,345", "0.5").
+    return _("searching: {nodes} positions, {seconds} s (Ctrl-C stops)").format(
+        nodes=number(nodes, ","), seconds=number(seconds, ".1f"))
 
 
 def rating_progress(wanted: str, rated: int, attempts: int, seconds: float) -> str:
     """The progress line of a search for a deal of a rating (``--difficulty``): within 80
     columns (a progress line redrawn in place must not wrap), so without the game's name."""
-    return f"looking for a deal rated {wanted}: {rated} of {attempts} deals, {seconds:.1f} s (Ctrl-C stops)"
+    from .advice import rating_text
+
+    # TRANSLATORS: {wanted}: a difficulty (easy, medium, hard, lost); {rated}: the deals rated so
+    # far, of {attempts} at most; {seconds}: a number formatted already ("1.5"). At most 79
+    # columns, the numbers at their widest ("300 of 300", "20.0").
+    return _("looking for a deal rated {wanted}: {rated} of {attempts} deals, {seconds} s (Ctrl-C stops)").format(
+        wanted=rating_text(wanted), rated=rated, attempts=attempts, seconds=number(seconds, ".1f"))
 
 
 def review_progress(done: int, total: int, seconds: float) -> str:
     """A review's progress line, the shell's and ``musical review``'s."""
-    return f"reviewing: {done} of {total} positions decided, {seconds:.1f} s (Ctrl-C stops)"
+    # TRANSLATORS: {done} of {total} positions decided so far; {seconds}: a number formatted already.
+    return _("reviewing: {done} of {total} positions decided, {seconds} s (Ctrl-C stops)").format(
+        done=done, total=total, seconds=number(seconds, ".1f"))

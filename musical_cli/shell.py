@@ -28,6 +28,7 @@ from prompt_toolkit.styles import Style
 from . import files, live
 from .commands import commands_for
 from .game import Outcome
+from .i18n import _
 from .language import Session, error_text, execute, lookup, move_sources, move_targets, said_before
 from .render import STYLE, Fragments, fit, line, plural, search_progress, separator, status_parts, wrap
 from .render import plain as plain_text
@@ -36,6 +37,7 @@ if TYPE_CHECKING:  # the record is opened once the prompt shows (SQLite is slow 
     from .live import DealKey
     from .record import Recorder
 
+PROMPT = "musical> "  # the program's name: the same in every language
 PROMPT_STYLE = Style.from_dict({**STYLE, "prompt": "bold", "bottom-toolbar": "noreverse bg:#303030 #d0d0d0"})
 
 
@@ -58,7 +60,7 @@ class ShellCompleter(Completer):
                         yield Completion(name, -len(prefix), display_meta=cmd.summary)
             for source in move_sources(self.session):
                 if source.startswith(prefix) and lookup(source) is None:
-                    yield Completion(source, -len(prefix), display_meta="a card that can move now")
+                    yield Completion(source, -len(prefix), display_meta=_("a card that can move now"))
             return
         found = lookup(words[0])
         if found is None:
@@ -115,10 +117,14 @@ def _history() -> tuple[History, str | None]:
             f.read(1)
         return _SessionSafeHistory(str(path)), None
     except OSError as e:  # a read-only home, a directory in the file's place, no home at all
-        why = str(e) if path is None or isinstance(e, files.NoHomeError) else f"cannot use {path}: {e.strerror or e}"
-        return InMemoryHistory(), f"The history is kept for this session only: {why}."
+        why = (str(e) if path is None or isinstance(e, files.NoHomeError)
+               # TRANSLATORS: {path}: the history file; {why}: the system's words (English).
+               else _("cannot use {path}: {why}").format(path=path, why=e.strerror or e))
+        # TRANSLATORS: {why}: why the file of the commands typed cannot be used.
+        return InMemoryHistory(), _("The history is kept for this session only: {why}.").format(why=why)
 
 
+YES = ("y", "yes", "д", "да")  # the answers that say yes, whatever the language of the messages
 CLOCK_TICK = 1.0  # seconds between two drawings of the toolbar, whose clock shows seconds
 PLAIN_COACH_WAIT = 0.5  # seconds a dumb terminal's prompt waits for the coach's verdict
 
@@ -151,7 +157,7 @@ class Shell:
         if not plain:
             self.prompt = PromptSession(
                 key_bindings=self._paste_bindings(),
-                message=[("class:prompt", "musical> ")],
+                message=[("class:prompt", PROMPT)],
                 completer=ShellCompleter(session),
                 complete_while_typing=False,
                 bottom_toolbar=self.toolbar,
@@ -217,7 +223,8 @@ class Shell:
         parts = status_parts(s.game, s.state, s.deal.text, s.move_count, s.title)
         # The coach's verdict right after the deal: the toolbar is shortened from its end.
         parts = [parts[0], coach, *parts[1:]] if coach else parts
-        pointer = [] if coach else ["'help' lists the commands"]
+        # TRANSLATORS: in the bottom toolbar, after the status line: 'help' is the command as typed.
+        pointer = [] if coach else [_("'help' lists the commands")]
         width, sep = self._columns() - 2, separator(s.ascii)
         text = fit(parts + pointer, width, sep)
         clock = self.clock()
@@ -235,7 +242,8 @@ class Shell:
         recorder = self.recorder
         if recorder is None:
             return ""
-        return "time " + recorder.active.text(going=self.session.outcome() is Outcome.IN_PLAY)
+        # TRANSLATORS: the bottom toolbar's clock: the game's active time ("time 4:05").
+        return _("time {clock}").format(clock=recorder.active.text(going=self.session.outcome() is Outcome.IN_PLAY))
 
     def _said_before(self, error: BaseException, position) -> None:
         """Before the error of a command that failed: what the commands before it on its line
@@ -281,7 +289,8 @@ class Shell:
             self.coach.wait(0.02)
         text = self.coach.status()
         if self.coach.thinking():
-            text += " ('coach' shows the verdict when it is ready)"
+            # TRANSLATORS: after the coach's "coach: thinking...": 'coach' is the command as typed.
+            text += _(" ('coach' shows the verdict when it is ready)")
         self.print(line(text, "hint"))
 
     def _redraw(self) -> None:
@@ -346,10 +355,13 @@ class Shell:
             bindings.add(key)(answer("page"))
         for key in ("enter", "j", "down"):
             bindings.add(key)(answer("line"))
-        for key in ("q", "Q", "escape", "c-c", "c-d"):
+        for key in ("q", "Q", "й", "Й", "escape", "c-c", "c-d"):  # (й: q on a Russian keyboard)
             bindings.add(key)(answer(""))
         bindings.add("<any>")(lambda event: None)
-        question = f"-- {plural(left, 'more line')}: space for more, Enter for a line, q to stop --"
+        # TRANSLATORS: the pager's question under a screenful: {lines} is "12 more lines"; the keys
+        # are space (a screenful more), Enter (one line more) and q (stop; й too).
+        question = _("-- {lines}: space for more, Enter for a line, q to stop --").format(
+            lines=plural(left, "more line"))
         app: Application = Application(
             layout=Layout(Window(FormattedTextControl([("class:dim", question[: self._columns() - 1])]), height=1)),
             key_bindings=bindings, style=PROMPT_STYLE, erase_when_done=True, full_screen=False,
@@ -383,7 +395,9 @@ class Shell:
     def _drop_paste(self) -> None:
         left = len(self.pasted) + bool(self.pasted_tail.strip())
         if left:
-            self.print(line(f"the rest of the paste was not run ({plural(left, 'line')})", "bad"))
+            # TRANSLATORS: {lines}: the lines of a paste left unrun after a failing one ("3 lines").
+            self.print(line(_("the rest of the paste was not run ({lines})").format(lines=plural(left, "line")),
+                            "bad"))
         self.pasted = []
         self.pasted_tail = ""
 
@@ -433,12 +447,12 @@ class Shell:
         """The next line typed (KeyboardInterrupt on Ctrl-C, EOFError at the end)."""
         if self.pasted:
             text = self.pasted.pop(0)
-            self.print([("class:prompt", "musical> "), ("", text + "\n")])
+            self.print([("class:prompt", PROMPT), ("", text + "\n")])
             return text
         if self.prompt is not None:
             tail, self.pasted_tail = self.pasted_tail, ""
             return self.prompt.prompt(default=tail)
-        self._plain_out.write("musical> ")
+        self._plain_out.write(PROMPT)
         self._plain_out.flush()
         try:
             text = self._plain_in.readline()
@@ -451,10 +465,11 @@ class Shell:
         return text.rstrip("\r\n")
 
     def confirm(self, question: str) -> bool:
-        """Ask a yes/no question; only 'y' or 'yes' is yes (Enter, Ctrl-C, Ctrl-D: no). What
+        """Ask a yes/no question; only 'y' or 'yes' is yes, or the Russian 'д' or 'да' (Enter, Ctrl-C,
+        Ctrl-D: no): the answer typed in the keyboard's own language is understood. What
         comes before the question's last sentence is printed first, wrapped to the width, so
         that the prompt itself stays short."""
-        explanation, _, question = question.rstrip().rpartition(". ")
+        explanation, _stop, question = question.rstrip().rpartition(". ")
         question += " "
         if explanation:
             self.print(line(explanation + ".", "bad"))
@@ -469,7 +484,7 @@ class Shell:
                 answer = self._plain_in.readline()
         except (KeyboardInterrupt, EOFError):
             return False
-        return answer.strip().lower() in ("y", "yes")
+        return answer.strip().lower() in YES
 
     def farewell(self) -> None:
         """Leaving with a game in play: where it waits (or that it is not kept)."""
@@ -478,10 +493,13 @@ class Shell:
             return
         recorder = self.recorder
         if recorder is not None and recorder.store is not None and recorder.game_id is not None:
-            self.print(line(f"Deal {s.deal} is in play: 'musical --resume' goes on with it.", "hint"))
+            # TRANSLATORS: said on leaving the shell; 'musical --resume' is a command as typed.
+            self.print(line(_("Deal {deal} is in play: 'musical --resume' goes on with it.").format(deal=s.deal),
+                            "hint"))
         else:
-            self.print(line(f"Deal {s.deal} was not recorded: it ends here ('save' before 'quit' keeps "
-                            "a game as a file).", "bad"))
+            # TRANSLATORS: said on leaving the shell; 'save' and 'quit' are commands as typed.
+            self.print(line(_("Deal {deal} was not recorded: it ends here ('save' before 'quit' keeps a game "
+                              "as a file).").format(deal=s.deal), "bad"))
 
     def progress(self, nodes: int, seconds: float) -> None:
         self.progress_text(search_progress(nodes, seconds))
@@ -517,7 +535,10 @@ class Shell:
         s = self.session
         if self.warning:
             self.print(line(self.warning, "bad"))
-        self.print(line(f"{s.title}, deal {s.deal}. Type 'help' for the commands, 'quit' to leave.", "dim"))
+        # TRANSLATORS: the shell's first line: {title} is the game's name ("Musical with 1 redeal"), {deal}
+        # its deal number; 'help' and 'quit' are commands as typed.
+        self.print(line(_("{title}, deal {deal}. Type 'help' for the commands, 'quit' to leave.").format(
+            title=s.title, deal=s.deal), "dim"))
         if self.recorder is not None:
             for text, style in self.recorder.opening_lines():
                 self.print(line(text, style))
@@ -538,7 +559,8 @@ class Shell:
             except KeyboardInterrupt as e:
                 self._end_progress()
                 self._said_before(e, position)
-                self.print(line("cancelled", "bad"))
+                # TRANSLATORS: a command stopped by Ctrl-C.
+                self.print(line(_("cancelled"), "bad"))
                 self._drop_paste()
                 continue
             except ValueError as e:
@@ -550,8 +572,9 @@ class Shell:
             except Exception as e:  # a bug must not cost the player the game in hand
                 self._end_progress()
                 self._said_before(e, position)
-                self.print(line(f"internal error: {type(e).__name__}: {e} (please report it); "
-                                "the game goes on", "error"))
+                # TRANSLATORS: {error} is the program's own words (English): "KeyError: 'x'".
+                self.print(line(_("internal error: {error} (please report it); the game goes on").format(
+                    error=f"{type(e).__name__}: {e}"), "error"))
                 self._drop_paste()
                 continue
             finally:

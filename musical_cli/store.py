@@ -31,6 +31,7 @@ from types import TracebackType
 from typing import Any, Literal
 
 from .games import game_named
+from .i18n import _
 
 FILE_NAME = "musical.sqlite3"
 BUSY_TIMEOUT = 2.0  # seconds a writer waits for another; writes hold the lock for about a millisecond
@@ -106,7 +107,7 @@ _SQLITE_NOTADB = 26
 class StoreError(Exception):
     """The record cannot be used: ``kind`` is 'corrupt', 'newer' or 'unavailable'."""
 
-    def __init__(self, kind: str, text: str, path: Path | None = None):
+    def __init__(self, text: str, *, kind: str, path: Path | None = None):
         self.kind = kind
         self.path = path
         self.locked = False  # another connection held the file past the busy timeout
@@ -119,7 +120,9 @@ def default_path() -> Path:
     try:
         return data_dir() / FILE_NAME
     except NoHomeError as e:  # no HOME, no XDG_DATA_HOME and no password entry
-        raise StoreError("unavailable", f"no data directory for the record ({e}); set XDG_DATA_HOME") from None
+        # TRANSLATORS: {why}: why there is no home directory.
+        raise StoreError(_("no data directory for the record ({why}); set XDG_DATA_HOME").format(
+            why=e), kind="unavailable") from None
 
 
 def _is_corrupt(e: sqlite3.Error) -> bool:
@@ -132,20 +135,32 @@ def _is_corrupt(e: sqlite3.Error) -> bool:
 
 def _error(e: sqlite3.Error, path: Path) -> StoreError:
     if _is_corrupt(e):
-        return StoreError("corrupt", f"the record {path} is damaged ({e})", path)
+        # TRANSLATORS: {path}: the record's file; {why}: SQLite's own words (English).
+        return StoreError(_("the record {path} is damaged ({why})").format(path=path, why=e), kind="corrupt",
+                          path=path)
     why = str(e)
     if "readonly" in why.replace("-", "").replace(" ", "") or "unable to open" in why:
         # SQLite's own words name no cause: a file that cannot be opened for writing is most
         # often a read-only file or directory (WAL mode makes files beside the record).
         for place in (path, path.parent):
             if place.exists() and not os.access(place, os.W_OK):
-                kind = "directory" if place.is_dir() else "file"
-                why = f"{place} is a read-only {kind}"
+                why = (_("{path} is a read-only directory") if place.is_dir()
+                       else _("{path} is a read-only file")).format(path=place)
                 break
-    text = f"the record {path} cannot be used: {e}" if why == str(e) else f"the record {path} cannot be written: {why}"
-    error = StoreError("unavailable", text, path)
+    # TRANSLATORS: {path}: the record's file; {why}: SQLite's own words (English), or why it
+    # cannot be written ("/home/x/.local/share/musical is a read-only directory").
+    text = (_("the record {path} cannot be used: {why}").format(path=path, why=e) if why == str(e)
+            else _("the record {path} cannot be written: {why}").format(path=path, why=why))
+    error = StoreError(text, kind="unavailable", path=path)
     error.locked = "locked" in str(e) or "busy" in str(e)
     return error
+
+
+def newer_text(path: Path, version: int) -> str:
+    """What is said of a record written by a newer musical (schema ``version``)."""
+    # TRANSLATORS: {version}: the file's schema version; {known}: the highest this musical knows.
+    return _("the record {path} was written by a newer musical (schema version {version}; this one knows up "
+             "to {known}); it is left untouched").format(path=path, version=version, known=SCHEMA_VERSION)
 
 
 def _host() -> str:
@@ -166,7 +181,7 @@ def held_elsewhere(owner: str | None) -> bool:
     its name behind; its process is gone, so the game is free. Another host cannot be asked."""
     if not owner or owner == me():
         return False
-    host, _, pid = owner.rpartition(":")
+    host, _colon, pid = owner.rpartition(":")
     if host != _host() or not pid.isdigit():
         return False
     try:
@@ -326,8 +341,7 @@ class Store:
                 raise first from None
         if version > SCHEMA_VERSION:
             conn.close()
-            raise StoreError("newer", f"the record {path} was written by a newer musical (schema version "
-                                      f"{version}; this one knows up to {SCHEMA_VERSION}); it is left untouched")
+            raise StoreError(newer_text(path, version), kind="newer")
         return cls(conn, path, version)
 
     @classmethod
@@ -339,7 +353,8 @@ class Store:
         is left as it is: StoreError 'newer'."""
         path = default_path() if path is None else Path(path)
         if not create and not path.exists():
-            raise StoreError("unavailable", f"no game is recorded yet ({path} does not exist)")
+            raise StoreError(_("no game is recorded yet ({path} does not exist)").format(path=path),
+                             kind="unavailable")
         try:
             if readonly:
                 conn = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True,
@@ -348,22 +363,24 @@ class Store:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None)
         except OSError as e:
-            raise StoreError("unavailable", f"cannot make {path.parent}: {e.strerror or e}") from None
+            # TRANSLATORS: {path}: the record's directory; {why}: the system's words (English).
+            raise StoreError(_("cannot make {path}: {why}").format(path=path.parent, why=e.strerror or e),
+                             kind="unavailable") from None
         except sqlite3.Error as e:
             raise _error(e, path) from None
         try:
             # user_version is read before anything writes: a newer file must stay byte for byte.
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
-                raise StoreError("newer", f"the record {path} was written by a newer musical (schema "
-                                          f"version {version}; this one knows up to {SCHEMA_VERSION}); "
-                                          "it is left untouched")
+                raise StoreError(newer_text(path, version), kind="newer")
             conn.execute("PRAGMA foreign_keys = ON")
             store = cls(conn, path, version)
             if not readonly:
                 mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
                 if mode.lower() != "wal":
-                    raise StoreError("unavailable", f"the record {path} cannot use WAL mode ({mode})")
+                    # TRANSLATORS: WAL: SQLite's write-ahead log; {mode}: the journal mode SQLite gave instead.
+                    raise StoreError(_("the record {path} cannot use WAL mode ({mode})").format(
+                        path=path, mode=mode), kind="unavailable")
                 conn.execute("PRAGMA synchronous = NORMAL")
                 # A checkpoint (copying the WAL into the file, with an fsync) takes some 20 ms:
                 # the Recorder runs one between games instead of inside a move every 500 or so
@@ -442,7 +459,7 @@ class Store:
                  owner: str | None = None, how: str = "player", coach: bool = False,
                  difficulty: str | None = None) -> int:
         if how not in HOW:
-            raise ValueError(f"unknown player {how!r}")
+            raise ValueError(_("unknown player {how!r}").format(how=how))
         now = time.time()
         with self._write() as conn:
             cur = conn.execute("INSERT INTO games (game, rules, deal, started, last_played, owner, how, coach, "
@@ -460,9 +477,9 @@ class Store:
         added to the stored ones). ``how``, when given, replaces who played it; ``coach`` once
         true stays true; ``difficulty``, when given, is kept."""
         if result not in RESULTS:
-            raise ValueError(f"unknown result {result!r}")
+            raise ValueError(_("unknown result {result!r}").format(result=result))
         if how is not None and how not in HOW:
-            raise ValueError(f"unknown player {how!r}")
+            raise ValueError(_("unknown player {how!r}").format(how=how))
         with self._write() as conn:
             conn.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, keep))
             conn.executemany("INSERT INTO moves (game_id, ply, move, step) VALUES (?, ?, ?, ?)",
@@ -508,10 +525,10 @@ class Store:
             if self.version < SCHEMA_VERSION and "no such column" in str(e):
                 # an older file opened only to read (a read-only disk): it could not be brought
                 # up to date, and this musical reads what the newer schema added
-                raise StoreError("unavailable", f"the record {self.path} was written by an older musical "
-                                                f"(schema version {self.version}) and cannot be brought up to "
-                                                "date where it cannot be written: run musical once where it "
-                                                "can be") from None
+                raise StoreError(_("the record {path} was written by an older musical (schema version {version}) "
+                                   "and cannot be brought up to date where it cannot be written: run musical once "
+                                   "where it can be").format(path=self.path, version=self.version),
+                                 kind="unavailable") from None
             raise _error(e, self.path) from None
 
     def game(self, game_id: int) -> GameRow | None:
