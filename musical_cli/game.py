@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Generic, NoReturn, Protocol, TypeAlias, TypeVa
 
 from .cards import Card
 from .deals import DealNumber, shuffled_deck
-from .i18n import N_, _, ngettext, pgettext
+from .i18n import N_, _, language, ngettext, pgettext
 from .moves import KIND_NAMES, WASTE, Move, Place
 
 # The difficulty measure's node limit for a game whose solver sets none (Game.difficulty_nodes).
@@ -380,12 +380,16 @@ class Game(ABC, Generic[StateT, RulesT]):
     # --- what its package adds: text, view, players --------------------------------------------
     @property
     def rules_text(self) -> str:
-        """The rules for people, the same text as the game's subsection of musical-games(7), GAMES."""
+        """The rules for people, the same text as the game's subsection of musical-games(7), GAMES:
+        in the language in use where the game has them in it (``rules.ru.txt`` beside
+        ``rules.txt``, as the manual in that language has them), else in English."""
         if not self.package:
             raise NotAvailable(_("no rules text for {title}").format(title=self.title))
         from importlib import resources  # here, not at start-up: only 'rules' reads the text
 
-        return resources.files(self.package).joinpath("rules.txt").read_text(encoding="utf-8")
+        package = resources.files(self.package)
+        translated = package.joinpath(f"rules.{language()}.txt")
+        return (translated if translated.is_file() else package.joinpath("rules.txt")).read_text(encoding="utf-8")
 
     def draw(self, state: StateT, ascii: bool = False) -> list[tuple[str, str]]:
         """The layout as styled fragments (see :mod:`musical_cli.render`), below the status line."""
