@@ -10,6 +10,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from .i18n import _
+
 RANK_CODES = "A23456789TJQK"
 RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
@@ -20,7 +22,9 @@ class CardParseError(ValueError):
     def __init__(self, text: str, why: str):
         self.text = text
         self.why = why
-        super().__init__(f"{text!r} is not a card: {why} (examples: AC, TD, 10♦, Q♠)")
+        # TRANSLATORS: {text} is what was typed; {why} what is wrong with it. The examples are cards
+        # as they are typed in every language.
+        super().__init__(_("{text!r} is not a card: {why} (examples: AC, TD, 10♦, Q♠)").format(text=text, why=why))
 
 
 class Suit(enum.Enum):
@@ -47,7 +51,7 @@ class Suit(enum.Enum):
         if text in outline:
             return outline[text]
         raise CardParseError(context if context is not None else text,
-                             "the suit must be one of C D H S or ♣ ♦ ♥ ♠")
+                             _("the suit must be one of C D H S or ♣ ♦ ♥ ♠"))
 
 
 SUITS = tuple(Suit)
@@ -62,9 +66,9 @@ class Card:
 
     def __post_init__(self) -> None:
         if isinstance(self.rank, bool) or not (isinstance(self.rank, int) and 1 <= self.rank <= 13):
-            raise CardParseError(str(self.rank), "the rank must be 1 (ace) to 13 (king)")
+            raise CardParseError(str(self.rank), _("the rank must be 1 (ace) to 13 (king)"))
         if not isinstance(self.suit, Suit):
-            raise CardParseError(str(self.suit), "the suit must be a Suit")
+            raise CardParseError(str(self.suit), _("the suit must be a Suit"))
 
     def sort_key(self) -> tuple[int, int]:
         """Rank first, then the deck's suit order (an Enum has no order of its own)."""
@@ -95,7 +99,7 @@ class Card:
         raw = text
         text = text.strip()
         if len(text) < 2:
-            raise CardParseError(raw, "too short; a card is a rank and a suit")
+            raise CardParseError(raw, _("too short; a card is a rank and a suit"))
         rank_text, suit_text = text[:-1], text[-1]
         return cls(parse_rank(rank_text, raw), Suit.parse(suit_text, raw))
 
@@ -108,7 +112,7 @@ def parse_rank(text: str, context: str | None = None) -> int:
     if len(t) == 1 and t in RANK_CODES:
         return RANK_CODES.index(t) + 1
     raise CardParseError(context if context is not None else text,
-                         "the rank must be one of A 2 3 4 5 6 7 8 9 10 (or T) J Q K")
+                         _("the rank must be one of A 2 3 4 5 6 7 8 9 10 (or T) J Q K"))
 
 
 def rank_name(rank: int) -> str:
@@ -118,7 +122,13 @@ def rank_name(rank: int) -> str:
 def a_rank(rank: int) -> str:
     """The rank with its article, for messages: 'a 5', 'an 8', 'an A'."""
     name = rank_name(rank)
-    return f"an {name}" if name in ("A", "8") else f"a {name}"
+    if name in ("A", "8"):
+        # TRANSLATORS: a rank (A, 8) with its article, as a message says what a foundation needs
+        # ("foundation 2 needs an 8"); a language without articles gives the rank alone
+        return _("an {rank}").format(rank=name)
+    # TRANSLATORS: a rank (2 ... 10, J, Q, K) with its article, as a message says what a foundation
+    # needs ("foundation 2 needs a 5"); a language without articles gives the rank alone
+    return _("a {rank}").format(rank=name)
 
 
 def new_deck(decks: int = 1) -> list[Card]:

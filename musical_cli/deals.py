@@ -17,6 +17,7 @@ from pysol_cards.cards import ms_rearrange  # type: ignore[import-untyped]
 from pysol_cards.random import LCRandom31, MTRandom  # type: ignore[import-untyped]
 
 from .cards import Card, new_deck
+from .i18n import _
 
 # PySolFC's own bounds: the Microsoft generator takes 33-bit seeds, the Mersenne Twister 20 digits.
 MS_MAX = LCRandom31.MAX_SEED
@@ -33,7 +34,8 @@ class DealNumberError(ValueError):
     def __init__(self, text: str, why: str):
         self.text = text
         self.why = why
-        super().__init__(f"{text!r} is not a deal number: {why}")
+        # TRANSLATORS: {text} is what was given, {why} what is wrong with it
+        super().__init__(_("{text!r} is not a deal number: {why}").format(text=text, why=why))
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,10 +47,10 @@ class DealNumber:
 
     def __post_init__(self) -> None:
         if isinstance(self.number, bool) or not isinstance(self.number, int):
-            raise DealNumberError(str(self.number), "it must be a whole number")
+            raise DealNumberError(str(self.number), _("it must be a whole number"))
         top = MS_MAX if self.ms else MT_MAX
         if not 1 <= self.number <= top:
-            raise DealNumberError(self.text, f"it must be from 1 to {top}")
+            raise DealNumberError(self.text, _from_1_to(top))
 
     @property
     def text(self) -> str:
@@ -71,15 +73,16 @@ class DealNumber:
         if not m:
             digits = raw.strip().lstrip("-")
             if digits.isascii() and digits.isdigit():  # "²" and "٣" are digits too, to isdigit()
-                raise DealNumberError(raw, "deal numbers start at 1")
-            raise DealNumberError(raw, "use a whole number such as 1 or 31999, or msN")
+                raise DealNumberError(raw, _("deal numbers start at 1"))
+            # TRANSLATORS: msN is a deal number as typed (ms5), which stays as it is
+            raise DealNumberError(raw, _("use a whole number such as 1 or 31999, or msN"))
         ms = m.group(1) is not None
         if len(m.group(2).lstrip("0")) > len(str(MT_MAX)):
             # Checked before int(): Python refuses to convert more than 4300 digits.
-            raise DealNumberError(raw, f"it must be from 1 to {MS_MAX if ms else MT_MAX}")
+            raise DealNumberError(raw, _from_1_to(MS_MAX if ms else MT_MAX))
         number = int(m.group(2))
         if number == 0:
-            raise DealNumberError(raw, "deal numbers start at 1; 0 is not a deal")
+            raise DealNumberError(raw, _("deal numbers start at 1; 0 is not a deal"))
         return cls(number, ms=ms)
 
     def successor(self) -> DealNumber:
@@ -93,13 +96,19 @@ def parse_deal_range(text: str) -> list[DealNumber]:
         a_text, b_text = raw.split("-", 1)
         a, b = DealNumber.parse(a_text), DealNumber.parse(b_text)
         if a.ms != b.ms:
-            raise DealNumberError(text, "both ends of a range must be plain numbers or both msN")
+            # TRANSLATORS: msN is a deal number as typed (ms5), which stays as it is
+            raise DealNumberError(text, _("both ends of a range must be plain numbers or both msN"))
         if b.number < a.number:
-            raise DealNumberError(text, "a range runs from the smaller number to the larger")
+            raise DealNumberError(text, _("a range runs from the smaller number to the larger"))
         if b.number - a.number >= MAX_RANGE:
-            raise DealNumberError(text, f"a range holds at most {MAX_RANGE:,} deals")
+            raise DealNumberError(text, _("a range holds at most {most:,} deals").format(most=MAX_RANGE))
         return [DealNumber(n, a.ms) for n in range(a.number, b.number + 1)]
     return [DealNumber.parse(raw)]
+
+
+def _from_1_to(top: int) -> str:
+    # TRANSLATORS: {top} is the largest deal number of its generator
+    return _("it must be from 1 to {top}").format(top=top)
 
 
 def shuffled_deck(deal: DealNumber, decks: int = 1) -> list[Card]:

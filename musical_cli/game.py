@@ -22,7 +22,8 @@ from typing import Any, ClassVar, Generic, NoReturn, Protocol, TypeAlias, TypeVa
 
 from .cards import Card
 from .deals import DealNumber, shuffled_deck
-from .moves import Move
+from .i18n import N_, _, language, ngettext, pgettext
+from .moves import KIND_NAMES, WASTE, Move, Place
 
 # The difficulty measure's node limit for a game whose solver sets none (Game.difficulty_nodes).
 DIFFICULTY_NODES = 3_000_000
@@ -54,10 +55,12 @@ class IllegalMove(ValueError):
     def text(self, ascii: bool = False) -> str:
         why = self.reason.format(*(c.text(ascii) for c in self.cards))
         if self.legal:
-            alternatives = "legal now: " + ", ".join(str(m) for m in self.legal)
-        else:
-            alternatives = "no move is legal now"
-        return f"{self.move}: {why}; {alternatives}"
+            # TRANSLATORS: {move} is the move refused (in the notation: "w f2"), {why} the reason,
+            # {moves} the legal moves, as "d, w f1".
+            return _("{move}: {why}; legal now: {moves}").format(
+                move=self.move, why=why, moves=", ".join(str(m) for m in self.legal))
+        # TRANSLATORS: {move} is the move refused (in the notation: "w f2"), {why} the reason.
+        return _("{move}: {why}; no move is legal now").format(move=self.move, why=why)
 
     def __str__(self) -> str:
         return self.text()
@@ -107,7 +110,9 @@ def parse_yes_no(name: str) -> Callable[[str], bool]:
             return True
         if t in ("no", "false", "0", "off"):
             return False
-        raise RulesError(f"{name} must be yes or no; not {text!r}")
+        # TRANSLATORS: {name} is a rule option's name ("bases", "wrap"), which stays English,
+        # as do "yes" and "no", the values it is given as.
+        raise RulesError(_("{name} must be yes or no; not {text!r}").format(name=name, text=text))
 
     return parse
 
@@ -125,7 +130,7 @@ class RuleOption:
     A switch (``metavar`` None) takes no value on the command line: the flag sets ``const``."""
 
     name: str  # the word in transcripts and JSON: "redeals"
-    help: str  # one line for --help: what it changes and its values
+    help: str  # one line for --help: what it changes and its values; marked N_(), shown with _()
     default: str  # the value's text when not given
     parse: Callable[[str], Any]  # text to value; raises RulesError with the values allowed
     format: Callable[[Any], str] = str  # value to text, the inverse of parse
@@ -166,7 +171,68 @@ def _example(usage: str) -> str:
     """A move of a notation's usage: each upper-case letter ("pN fM") stands for a number, and
     takes the next of 2, 3, 4... ("p2 f3")."""
     numbers = iter("23456789")
-    return re.sub(r"[A-Z]", lambda _: next(numbers), usage)
+    return re.sub(r"[A-Z]", lambda _letter: next(numbers), usage)
+
+
+# The names of moves.KIND_NAMES's places, for people: marked here, as moves.py gives them in
+# English; a game that registers a kind of its own marks its name with N_() where it registers it.
+PLACE_NAMES = (N_("the waste"), N_("foundation"), N_("pile"))
+
+
+def place_name(place: Place) -> str:
+    """``place.name`` in the language in use: "the waste", "foundation 2", "quilt cell q34"."""
+    name = _(KIND_NAMES[place.kind])
+    if place.kind == WASTE:
+        return name
+    return name.format(place.index) if "{}" in name else f"{name} {place.index}"
+
+
+# The reasons for refusing a move that the games with a stock, a waste and numbered foundations
+# share, in the language in use.
+
+def stock_still_has(cards: int) -> str:
+    """A redeal refused while the stock still has ``cards``."""
+    return ngettext("the stock still has {n} card; redeal only when it is empty",
+                    "the stock still has {n} cards; redeal only when it is empty", cards).format(n=cards)
+
+
+def no_redeal_left(redeals: int | None) -> str:
+    """A redeal refused once the rules' ``redeals`` are used up."""
+    # TRANSLATORS: {redeals} is how many redeals the rules allow in all: 0, 1, 2 ...
+    return _("no redeal is left (the rules allow {redeals})").format(redeals=redeals)
+
+
+def no_foundation(i: int, last: int) -> str:
+    """A foundation ``i`` past the game's ``last``."""
+    # TRANSLATORS: {i} is a foundation's number that the game does not have; {last} the number of
+    # its last foundation
+    return _("there is no foundation {i}; the foundations are f1 to f{last}").format(i=i, last=last)
+
+
+def not_a_foundation(place: Place, last: int) -> str:
+    """A place that is no foundation where one must be, in a game whose last foundation is ``last``."""
+    # TRANSLATORS: {place} is a place of the notation, as "pile 2" or "the waste"; {last} the number
+    # of the game's last foundation
+    return _("{place} is not a foundation; they are f1 to f{last}").format(place=place_name(place), last=last)
+
+
+def for_people(notation: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    """A notation's moves with what each does in the language in use (the usage stays as it is
+    written: it is the notation)."""
+    return tuple((usage, _(meaning)) for usage, meaning in notation)
+
+
+class ForPeople:
+    """A game's class attribute that people read (its ``title``, its ``greedy_text``): written in
+    English, marked with N_() where the game gives it, and read in the language in use. Game
+    wraps each such string of its subclasses in one (``Game.__init_subclass__``), so that every
+    layer that shows ``game.title`` shows it translated."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def __get__(self, instance: object, owner: type | None = None) -> str:
+        return _(self.message)
 
 
 Progress = Callable[[int, float], None]  # (search nodes, seconds) now and then
@@ -181,7 +247,7 @@ class Game(ABC, Generic[StateT, RulesT]):
     answer that there is nothing) for a game that lacks it."""
 
     name: str  # the word used on the command line and in transcripts: "musical"
-    title: str  # for people: "Musical"
+    title: str  # for people: "Musical", marked N_(); read in the language in use (ForPeople)
     aliases: tuple[str, ...] = ()  # other names a user may type: "betsy-ross"
     decks: int = 1
     # The rule options, as data; ``rules_type`` is the frozen dataclass that holds their values
@@ -196,7 +262,7 @@ class Game(ABC, Generic[StateT, RulesT]):
     # Whether a baseline strategy (``greedy_wins``) is reported beside the solver in ``stats``,
     # and what it does, after "won by".
     has_greedy: ClassVar[bool] = False
-    greedy_text: ClassVar[str] = "the greedy strategy"
+    greedy_text: ClassVar[str] = N_("the greedy strategy")  # read as title is (ForPeople)
     # Whether the next card is turned up by itself once the waste card is placed (as PySolFC
     # does for Calculation); the interactive shell follows it, records and transcripts do not.
     auto_turn: bool = False
@@ -205,6 +271,17 @@ class Game(ABC, Generic[StateT, RulesT]):
     hint_is_blind: bool = False
     # The game's package, where its rules for people are (rules.txt).
     package: ClassVar[str] = ""
+
+    # The class attributes for people, read in the language in use (ForPeople).
+    FOR_PEOPLE: ClassVar[tuple[str, ...]] = ("title", "greedy_text")
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for attribute in cls.FOR_PEOPLE:
+            # the value as the class (or the nearest class above it) gives it, not as read
+            given = next((k.__dict__[attribute] for k in cls.__mro__ if attribute in k.__dict__), None)
+            if isinstance(given, str):
+                setattr(cls, attribute, ForPeople(given))
 
     # --- rules -----------------------------------------------------------------------------
     def default_rules(self) -> RulesT:
@@ -217,8 +294,12 @@ class Game(ABC, Generic[StateT, RulesT]):
         """Rules from their text options (a transcript's header); unknown names are an error."""
         unknown = sorted(name for name in options if self.option(name) is None)
         if unknown:
-            have = ", ".join(o.name for o in self.options) or "none"
-            raise RulesError(f"{self.title} has no rule option {unknown[0]!r}; it has: {have}")
+            # TRANSLATORS: what a game has of rule options when it has none
+            have = ", ".join(o.name for o in self.options) or pgettext("rule options", "none")
+            # TRANSLATORS: {title} is the game's name ("Musical"); {option} a rule option's name
+            # that stays English, as do those {have} lists ("redeals, wrap").
+            raise RulesError(_("{title} has no rule option {option!r}; it has: {have}").format(
+                title=self.title, option=unknown[0], have=have))
         values = {o.attribute: o.parse(options[o.name]) for o in self.options if o.name in options}
         return self.rules_type(**values)
 
@@ -238,22 +319,22 @@ class Game(ABC, Generic[StateT, RulesT]):
     def notation_for(self, rules: RulesT | None = None) -> tuple[tuple[str, str], ...]:
         """The moves under ``rules`` (help, completion and which move commands the shell
         offers): all of ``notation`` unless the game's variants lack some (Persian Rug has no
-        stock: no ``d``, no ``w fN``)."""
-        return self.notation
+        stock: no ``d``, no ``w fN``); what each move does is in the language in use."""
+        return for_people(self.notation)
 
     def move_words(self, rules: RulesT | None = None) -> frozenset[str]:
         """The words the moves begin with under ``rules``: each usage's leading lower-case
         letters ("d", "redeal", "w", "q" for "qRC fN"). A command word that is also one of
         these, followed by more, is read as a move (``q 7`` in Crazy Quilt is a quilt move,
         not ``quit``)."""
-        words = (re.match(r"[a-z]+", usage) for usage, _ in self.notation_for(rules))
+        words = (re.match(r"[a-z]+", usage) for usage, _meaning in self.notation_for(rules))
         return frozenset(m.group() for m in words if m)
 
     def move_examples(self, rules: RulesT | None = None) -> tuple[str, ...]:
         """Moves as they are written under ``rules``, for the errors that say what a move looks
         like: each usage of :meth:`notation_for` with numbers for its letters ("pN fM" gives
         "p2 f3"). Each is a move's canonical text."""
-        return tuple(_example(usage) for usage, _ in self.notation_for(rules))
+        return tuple(_example(usage) for usage, _meaning in self.notation_for(rules))
 
     # --- play ------------------------------------------------------------------------------
     @abstractmethod
@@ -299,21 +380,25 @@ class Game(ABC, Generic[StateT, RulesT]):
     # --- what its package adds: text, view, players --------------------------------------------
     @property
     def rules_text(self) -> str:
-        """The rules for people, the same text as the game's subsection of musical-games(7), GAMES."""
+        """The rules for people, the same text as the game's subsection of musical-games(7), GAMES:
+        in the language in use where the game has them in it (``rules.ru.txt`` beside
+        ``rules.txt``, as the manual in that language has them), else in English."""
         if not self.package:
-            raise NotAvailable(f"no rules text for {self.title}")
+            raise NotAvailable(_("no rules text for {title}").format(title=self.title))
         from importlib import resources  # here, not at start-up: only 'rules' reads the text
 
-        return resources.files(self.package).joinpath("rules.txt").read_text(encoding="utf-8")
+        package = resources.files(self.package)
+        translated = package.joinpath(f"rules.{language()}.txt")
+        return (translated if translated.is_file() else package.joinpath("rules.txt")).read_text(encoding="utf-8")
 
     def draw(self, state: StateT, ascii: bool = False) -> list[tuple[str, str]]:
         """The layout as styled fragments (see :mod:`musical_cli.render`), below the status line."""
-        raise NotAvailable(f"{self.title} cannot be drawn")
+        raise NotAvailable(_("{title} cannot be drawn").format(title=self.title))
 
     def opening_record(self, deal: DealNumber, state: StateT) -> dict[str, Any]:
         """The opening as plain data (``musical deal --json``): "game", "seed", then the
         layout's parts, cards as ASCII codes; a stock top first."""
-        raise NotAvailable(f"{self.title} has no opening record")
+        raise NotAvailable(_("{title} has no opening record").format(title=self.title))
 
     def search(self, state: StateT, budget: float | None, progress: Progress | None,
                nodes: int | None = None) -> tuple[str, tuple[Move, ...], int]:
@@ -342,7 +427,7 @@ class Game(ABC, Generic[StateT, RulesT]):
     def own_search(self, state: StateT, budget: float | None, progress: Progress | None,
                    nodes: int | None = None) -> tuple[str, tuple[Move, ...], int]:
         """The game's solver (:meth:`search` says what it answers), without the witness."""
-        raise NotAvailable(f"{self.title} has no solver yet")
+        raise NotAvailable(_("{title} has no solver yet").format(title=self.title))
 
     def witness(self, state: StateT, budget: float | None, nodes: int | None, used: int,
                 progress: Progress | None = None) -> tuple[Move, ...] | None:
@@ -387,27 +472,27 @@ class Game(ABC, Generic[StateT, RulesT]):
 
     def greedy_wins(self, state: StateT) -> bool:
         """Whether the game's baseline strategy wins from ``state`` (``stats``)."""
-        raise NotAvailable(f"{self.title} has no baseline strategy")
+        raise NotAvailable(_("{title} has no baseline strategy").format(title=self.title))
 
     def blind_hint(self, state: StateT) -> Move | None:
         """For a game whose hint must not read the stock (``hint_is_blind``): the next move of a
         player who sees only what the player sees; None when the game is over."""
-        raise NotAvailable(f"{self.title} has no blind player")
+        raise NotAvailable(_("{title} has no blind player").format(title=self.title))
 
     def blind_safe_moves(self, state: StateT) -> tuple[Move, ...]:
         """``auto`` for a game whose stock stays hidden: moves safe on the visible cards alone."""
-        raise NotAvailable(f"{self.title} has no blind player")
+        raise NotAvailable(_("{title} has no blind player").format(title=self.title))
 
     def blind_estimate(self, state: StateT, stopped: Callable[[], bool] | None = None,
                        partial: Callable[[int, int], None] | None = None) -> tuple[int, int]:
         """The live coach's estimate for a game whose stock stays hidden: (wins, tries) of the
         blind player, which knows only the cards seen, over orders the unseen cards may lie in;
         ``partial(wins, tries)`` on the way, and an early end (with what it has) once ``stopped()``."""
-        raise NotAvailable(f"{self.title} has no blind player")
+        raise NotAvailable(_("{title} has no blind player").format(title=self.title))
 
     def blind_play(self, state: StateT, progress: Progress | None = None) -> tuple[bool, tuple[Move, ...]]:
         """The blind player's whole game from ``state``: (won, its moves)."""
-        raise NotAvailable(f"{self.title} has no blind player")
+        raise NotAvailable(_("{title} has no blind player").format(title=self.title))
 
 
 # A game of any kind, as the shared layers hold it (the registry, a record, the shell): its

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 
 from .game import AnyGame, IllegalMove, State
+from .i18n import _, pgettext
 from .moves import DEAL, FOUNDATION, KIND_DIGITS, KIND_NAMES, REDEAL, WASTE, Move, Place, Transfer
 
 _WORDS: dict[str, Move] = {"d": DEAL, "deal": DEAL, "redeal": REDEAL}
@@ -20,12 +21,19 @@ class NotationError(ValueError):
     """Text that is not a move in any game's notation. ``examples``: moves of the game in hand
     (:meth:`musical_cli.game.Game.move_examples`), which the message shows."""
 
-    def __init__(self, text: str, why: str = "not a move", examples: Sequence[str] = ()):
+    def __init__(self, text: str, why: str = "", examples: Sequence[str] = ()):
         self.text = text
-        self.why = why
+        self.why = why or _("not a move")
         self.examples = tuple(examples)
-        like = f" (moves look like {', '.join(self.examples)})" if self.examples else ""
-        super().__init__(f"{text.strip()!r}: {why}{like}")
+        if self.examples:
+            # TRANSLATORS: {text} is what was typed, {why} what is wrong with it; {examples} are
+            # moves as they are typed in every language, as "d, w f2, redeal"
+            message = _("{text!r}: {why} (moves look like {examples})").format(
+                text=text.strip(), why=self.why, examples=", ".join(self.examples))
+        else:
+            # TRANSLATORS: {text} is what was typed, {why} what is wrong with it
+            message = _("{text!r}: {why}").format(text=text.strip(), why=self.why)
+        super().__init__(message)
 
 
 def _place(text: str, squeezed: str, at: int) -> tuple[Place, int]:
@@ -38,8 +46,10 @@ def _place(text: str, squeezed: str, at: int) -> tuple[Place, int]:
     number = squeezed[at + 1: at + 1 + digits]
     if number.isascii() and number.isdigit() and len(number) < digits and at + 1 + len(number) == len(squeezed):
         # 'q 7': a place that wants more digits than it got
-        raise NotationError(text, f"{kind} is followed by {digits} digits; did you mean "
-                                  f"{kind}{number}{'N' * (digits - len(number))}?")
+        # TRANSLATORS: {kind} is a place's letter, as "q"; {digits} how many digits follow it; {guess}
+        # the move begun, with an N for each digit missing, as "q7N"
+        raise NotationError(text, _("{kind} is followed by {digits} digits; did you mean {guess}?").format(
+            kind=kind, digits=digits, guess=f"{kind}{number}{'N' * (digits - len(number))}"))
     if len(number) != digits or (digits and not (number.isascii() and number.isdigit())):
         raise NotationError(text)
     return Place(kind, int(number) if digits else 0), at + 1 + digits
@@ -64,14 +74,18 @@ def parse_move(text: str, game: AnyGame | None = None, rules: Hashable | None = 
 def _parse_move(text: str) -> Move:
     squeezed = "".join(text.split()).lower()
     if not squeezed:
-        raise NotationError(text, "empty")
+        raise NotationError(text, pgettext("a move typed", "empty"))
     if squeezed in _WORDS:
         return _WORDS[squeezed]
     source, at = _place(text, squeezed, 0)
     if source.kind == FOUNDATION:
-        raise NotationError(text, "a card on a foundation stays there")
+        raise NotationError(text, _("a card on a foundation stays there"))
     if source.kind != WASTE and source.index == 0:
-        raise NotationError(text, f"{KIND_NAMES[source.kind]}s are numbered from 1")
+        name = KIND_NAMES[source.kind]
+        if "{}" in name:  # a place named with its index (a quilt cell, q34) is no count from 1
+            raise NotationError(text)
+        # TRANSLATORS: {name} is a kind of place, as "pile" or "reserve": "piles are numbered from 1"
+        raise NotationError(text, _("{name}s are numbered from 1").format(name=_(name)))
     if at == len(squeezed):
         return Transfer(source)
     rest = squeezed[at:]
@@ -82,9 +96,9 @@ def _parse_move(text: str) -> Move:
         if end != len(squeezed):
             raise NotationError(text)
     if target.kind == WASTE and source.kind == WASTE:
-        raise NotationError(text, "the waste card is already on the waste")
+        raise NotationError(text, _("the waste card is already on the waste"))
     if target.kind != WASTE and target.index == 0:
-        raise NotationError(text, "foundations and piles are numbered from 1")
+        raise NotationError(text, _("foundations and piles are numbered from 1"))
     return Transfer(source, target)
 
 
@@ -109,7 +123,9 @@ def resolve(game: AnyGame, state: State, move: Move) -> Move:
     if not options:
         # Let the engine say why (empty waste, no foundation wants the card, ...).
         game.apply(state, move)
-    raise IllegalMove(move, f"more than one foundation takes it; choose {' or '.join(map(str, options))}", legal)
+    # TRANSLATORS: {moves} are the moves that take the card, as "w f1 or w f3"
+    raise IllegalMove(move, _("more than one foundation takes it; choose {moves}").format(
+        moves=pgettext("between moves", " or ").join(map(str, options))), legal)
 
 
 def parse(game: AnyGame, state: State, text: str) -> Move:

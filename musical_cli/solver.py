@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .game import AnyGame, IllegalMove, NotAvailable, Outcome, Progress, State
+from .i18n import _
 from .lines import replay, shorten
 from .moves import Move
 
@@ -35,7 +36,7 @@ def has_solver(game: AnyGame) -> bool:
 
 def _require_solver(game: AnyGame) -> None:
     if not has_solver(game):
-        raise NotAvailable(f"{game.title} has no solver yet")
+        raise NotAvailable(_("{title} has no solver yet").format(title=game.title))
 
 
 def solve(game: AnyGame, state: State, budget: float | None = 10.0,

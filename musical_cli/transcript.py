@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from .deals import DealNumber
 from .game import AnyGame, IllegalMove, Outcome, State
 from .games import GAMES, game_named
+from .i18n import N_, _, ngettext
 from .moves import Move
 from .notation import parse
 
@@ -55,13 +56,20 @@ class TranscriptError(ValueError):
         self.why = why
         self.cause = cause
         self.moves = moves  # how many moves were replayed before the problem
-        super().__init__(f"line {line}: {why}" if line is not None else why)
+        super().__init__(_on_line(line, why))
 
     def text(self, ascii: bool = False) -> str:
         why = self.why
         if isinstance(self.cause, IllegalMove):
             why = self.cause.text(ascii)
-        return f"line {self.line}: {why}" if self.line is not None else why
+        return _on_line(self.line, why)
+
+
+def _on_line(line: int | None, why: str) -> str:
+    if line is None:
+        return why
+    # TRANSLATORS: {line} is a line's number in a transcript, {why} what is wrong there
+    return _("line {line}: {why}").format(line=line, why=why)
 
 
 @dataclass(frozen=True)
@@ -116,20 +124,20 @@ class Header:
 # at the start, is read past, and any other is an error that names its line: the same rule for
 # a file (verify, replay, load) and for standard input (batch mode).
 BOM = "\ufeff"
-ONE_BOM = "only the start of a file may have one, once"
+ONE_BOM = N_("only the start of a file may have one, once")
 
 
 def decode(data: bytes) -> str:
     """Bytes to text: UTF-8, a BOM allowed (one, at the start); anything else is a
     TranscriptError naming the line."""
     if len(data) > MAX_BYTES:
-        raise TranscriptError(None, f"the file is larger than {MAX_BYTES // 1024} KiB; "
-                                    "a transcript is a few kilobytes")
+        raise TranscriptError(None, _("the file is larger than {kib} KiB; a transcript is a few kilobytes")
+                              .format(kib=MAX_BYTES // 1024))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         line = e.object[: e.start].count(b"\n") + 1  # e.object: the data after any BOM
-        raise TranscriptError(line, "this is not UTF-8 text; a transcript is a text file") from None
+        raise TranscriptError(line, _("this is not UTF-8 text; a transcript is a text file")) from None
 
 
 def numbered_lines(text: str) -> Iterator[tuple[int, str]]:
@@ -140,12 +148,13 @@ def numbered_lines(text: str) -> Iterator[tuple[int, str]]:
     for n, raw in enumerate(text.split("\n"), 1):
         raw = raw.rstrip("\r")
         if len(raw) > MAX_LINE:
-            raise TranscriptError(n, f"the line is longer than {MAX_LINE} characters")
+            raise TranscriptError(n, _("the line is longer than {most} characters").format(most=MAX_LINE))
         if "\x00" in raw:
-            raise TranscriptError(n, "the line holds a NUL byte; a transcript is text")
+            raise TranscriptError(n, _("the line holds a NUL byte; a transcript is text"))
         line = raw.split("#", 1)[0].strip()
         if BOM in line:
-            raise TranscriptError(n, f"the line holds a byte order mark (U+FEFF); {ONE_BOM}")
+            # TRANSLATORS: {rule} says where a byte order mark may be
+            raise TranscriptError(n, _("the line holds a byte order mark (U+FEFF); {rule}").format(rule=_(ONE_BOM)))
         if line:
             yield n, line
 
@@ -170,8 +179,10 @@ def read_header(lines: Iterable[tuple[int, str]], first: int | None = None) -> t
         if in_header and m and m.group(1).lower() != "result":
             key, value = m.group(1).lower(), m.group(2).strip()
             if key in header.values and header.values[key] != value:
-                raise TranscriptError(n, f"{key} is given twice: {header.values[key]!r} on line "
-                                         f"{header.lines[key]} and {value!r} here")
+                # TRANSLATORS: {key} is a header's key, as "deal", which stays English; {first} its
+                # value on line {line}, {value} its value here
+                raise TranscriptError(n, _("{key} is given twice: {first!r} on line {line} and {value!r} here")
+                                      .format(key=key, first=header.values[key], line=header.lines[key], value=value))
             header.values.setdefault(key, value)
             header.lines.setdefault(key, n)  # a repeat that agrees is harmless; the first counts
             continue
@@ -185,26 +196,32 @@ def start_from_header(header: Header, first_line: int = 1, end_line: int | None 
     after the header: a missing key is reported there, where it should have been."""
     fmt_line = header.lines.get("format")
     if fmt_line is None:
-        raise TranscriptError(first_line, f"this is not a transcript: it must begin "
-                                          f"'format: {FORMAT_NAME} {FORMAT_VERSION}'")
+        # TRANSLATORS: {line} is the line a transcript begins with, "format: musical-transcript 1",
+        # which stays English
+        raise TranscriptError(first_line, _("this is not a transcript: it must begin '{line}'")
+                              .format(line=f"format: {FORMAT_NAME} {FORMAT_VERSION}"))
     if min(header.lines.values()) != fmt_line:
-        raise TranscriptError(min(header.lines.values()), "the 'format:' line must come first")
+        raise TranscriptError(min(header.lines.values()), _("the 'format:' line must come first"))
     fmt = header.values["format"].split()
     if len(fmt) != 2 or fmt[0].lower() != FORMAT_NAME:
-        raise TranscriptError(fmt_line, f"unknown format {header.values['format']!r}; "
-                                        f"expected '{FORMAT_NAME} {FORMAT_VERSION}'")
+        # TRANSLATORS: {format} is the format given; {expected} the one read, "musical-transcript 1"
+        raise TranscriptError(fmt_line, _("unknown format {format!r}; expected '{expected}'")
+                              .format(format=header.values["format"], expected=f"{FORMAT_NAME} {FORMAT_VERSION}"))
     if fmt[1] != str(FORMAT_VERSION):
-        raise TranscriptError(fmt_line, f"format version {fmt[1]!r} is not one this program reads "
-                                        f"(it reads version {FORMAT_VERSION})")
+        raise TranscriptError(fmt_line, _("format version {version!r} is not one this program reads "
+                                          "(it reads version {known})").format(version=fmt[1], known=FORMAT_VERSION))
     for key in ("game", "deal"):
         if key not in header.values:
             where = end_line if end_line is not None else max(header.lines.values())
-            raise TranscriptError(where, f"the header has no '{key}:' line; it must come before the moves")
+            # TRANSLATORS: {key} is a header's key, "game" or "deal", which stays English
+            raise TranscriptError(where, _("the header has no '{key}:' line; it must come before the moves")
+                                  .format(key=key))
     try:
         game = game_named(header.values["game"])
     except KeyError:
-        raise TranscriptError(header.lines["game"], f"unknown game {header.values['game']!r}; "
-                                                    f"known: {', '.join(GAMES)}") from None
+        # TRANSLATORS: {game} is the game named; {known} the games' names, which stay English
+        raise TranscriptError(header.lines["game"], _("unknown game {game!r}; known: {known}")
+                              .format(game=header.values["game"], known=", ".join(GAMES))) from None
     try:
         deal = DealNumber.parse(header.values["deal"])
     except ValueError as e:
@@ -233,7 +250,7 @@ def read_transcript(text: str) -> Transcript:
     """Parse and replay a transcript. Raises :class:`TranscriptError` naming the line."""
     lines = list(numbered_lines(text))
     if not lines:
-        raise TranscriptError(None, "the transcript is empty")
+        raise TranscriptError(None, _("the transcript is empty"))
     header, rest = read_header(lines)
     record = start_from_header(header, lines[0][0], rest[0][0] if rest else None)
     game = record.game
@@ -243,22 +260,27 @@ def read_transcript(text: str) -> Transcript:
     claimed: Outcome | None = None
     for n, line in rest:
         if claimed is not None:
-            raise TranscriptError(n, "nothing may follow the 'result:' line", moves=len(moves))
+            raise TranscriptError(n, _("nothing may follow the 'result:' line"), moves=len(moves))
         m = _HEADER.fullmatch(line)
         if m:
             key, value = m.group(1).lower(), m.group(2).strip().lower()
             if key != "result":
-                raise TranscriptError(n, f"the header line '{key}:' must come before the first move",
-                                      moves=len(moves))
+                # TRANSLATORS: {key} is a header's key, which stays English
+                raise TranscriptError(n, _("the header line '{key}:' must come before the first move")
+                                      .format(key=key), moves=len(moves))
             if value not in RESULTS:
-                raise TranscriptError(n, f"unknown result {value!r}; use won, lost or unfinished",
-                                      moves=len(moves))
+                # TRANSLATORS: won, lost and unfinished are the values written, which stay English
+                raise TranscriptError(n, _("unknown result {value!r}; use won, lost or unfinished")
+                                      .format(value=value), moves=len(moves))
             claimed = RESULTS[value]
             actual = game.outcome(state)
             if claimed != actual:
-                raise TranscriptError(n, f"the transcript says {value}, but the game is "
-                                         f"{RESULT_WORDS[actual]} after {len(moves)} "
-                                         f"move{'' if len(moves) == 1 else 's'}", moves=len(moves))
+                # TRANSLATORS: {claimed} and {actual} are results as a transcript writes them, which
+                # stay English: won, lost, unfinished
+                raise TranscriptError(n, ngettext("the transcript says {claimed}, but the game is {actual} after {n} move",
+                                                  "the transcript says {claimed}, but the game is {actual} after {n} moves",
+                                                  len(moves)).format(claimed=value, actual=RESULT_WORDS[actual],
+                                                                     n=len(moves)), moves=len(moves))
             continue
         try:
             move = parse(game, state, line)

@@ -5,6 +5,7 @@ games, and golden renderings of the view."""
 
 from __future__ import annotations
 
+import gettext
 from collections import Counter
 
 import pytest
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 from pysol_cards.random import LCRandom31, MTRandom
 
-from musical_cli import notation
+from musical_cli import i18n, notation
 from musical_cli.cards import SUITS, Card, new_deck
 from musical_cli.deals import MS_LIMIT, DealNumber
 from musical_cli.game import IllegalMove, Outcome, RulesError
@@ -187,6 +188,21 @@ def test_opening_record():
     assert "  quilt row 1  3D 5H JC KH 5S 5H KC 8D" in text
     assert "  stock        " + GOLDEN[1][8] in text
     assert "  reserve 8    JD 9D 7H 6S" in plain(opening_text(DealNumber(1), opening(1, PERSIAN), ascii=True))
+
+
+def test_the_opening_texts_labels_take_the_room_a_language_needs(monkeypatch):
+    """A label longer in another language than the English column ("одеяло, ряд 1") widens the
+    column for every line, so that the cards still line up."""
+
+    class Longer(gettext.NullTranslations):
+        def gettext(self, message):
+            return "long quilt row {r}" if message == "quilt row {r}" else message
+
+    monkeypatch.setattr(i18n, "_translation", Longer())
+    lines = plain(opening_text(DealNumber(1), opening(1), ascii=True)).splitlines()[1:]
+    assert lines[1] == "  long quilt row 1 3D 5H JC KH 5S 5H KC 8D"
+    column = len("  long quilt row 1 ")  # where every line's cards begin
+    assert all(line[column - 1] == " " and line[column] != " " for line in lines), lines
 
 
 # --- rules options -----------------------------------------------------------------------------

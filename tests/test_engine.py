@@ -4,12 +4,15 @@ and a stateful model that mixes legal and illegal moves."""
 from __future__ import annotations
 
 import copy
+import gettext
+import re
 
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
+from musical_cli import i18n
 from musical_cli.cards import Card, new_deck
 from musical_cli.deals import MS_LIMIT, MS_MAX, MT_MAX, DealNumber
 from musical_cli.game import Game, IllegalMove, Outcome, RulesError
@@ -180,6 +183,53 @@ def test_game_protocol():
     assert MUSICAL.name == "musical" and MUSICAL.decks == 1
     assert MUSICAL.opening(DealNumber(1), MusicalRules(0)).rules == MusicalRules(0)
     assert MUSICAL.opening(DealNumber(1)).rules == MusicalRules(2)
+
+
+def _shout(message: str) -> str:
+    """The words in capitals, the placeholders as they are."""
+    return "".join(part if part.startswith("{") else part.upper() for part in re.split(r"(\{[^{}]*\})", message))
+
+
+class _Shouting(gettext.NullTranslations):
+    """A language whose every word is the English in capitals: what a catalog gives is seen."""
+
+    def gettext(self, message):
+        return _shout(message)
+
+    def ngettext(self, singular, plural, n):
+        return _shout(singular if n == 1 else plural)
+
+    def pgettext(self, context, message):
+        return _shout(message)
+
+
+@pytest.fixture
+def shouting(monkeypatch):
+    monkeypatch.setattr(i18n, "_translation", _Shouting())
+
+
+def test_a_games_words_for_people_are_in_the_language_in_use(shouting):
+    """Its title, its variants' titles, its baseline and what its moves do are for people; its
+    name and its notation are for programs, the same in every language."""
+    assert (MUSICAL.name, MUSICAL.title, Musical.title) == ("musical", "MUSICAL", "MUSICAL")
+    assert MUSICAL.greedy_text == "ALWAYS PLAYING TO THE LOWEST FOUNDATION THAT TAKES A CARD"
+    assert MUSICAL.variant_title(MusicalRules(1)) == "MUSICAL WITH 1 REDEAL"
+    assert MUSICAL.notation_for(MusicalRules()) == tuple((u, m.upper()) for u, m in MUSICAL.notation)
+    assert MUSICAL.move_examples() == ("d", "w f2", "redeal")
+
+    class Other(Musical):  # a game's subclass, as a plug-in writes it: the title a plain str
+        title = "Other"
+
+    assert (Other().title, Other().greedy_text) == ("OTHER", MUSICAL.greedy_text)
+
+
+def test_an_illegal_move_is_refused_in_the_language_in_use(shouting):
+    with pytest.raises(IllegalMove) as caught:
+        MUSICAL.apply(deal1(), Transfer(W, F(2)))
+    assert str(caught.value) == "w f2: THE WASTE IS EMPTY; DEAL A CARD FIRST; LEGAL NOW: d"
+    with pytest.raises(IllegalMove) as caught:
+        MUSICAL.apply(deal1(), Transfer(P(1), F(1)))
+    assert "MUSICAL HAS NO PILE 1;" in str(caught.value)
 
 
 # --- deal ---------------------------------------------------------------------------------------

@@ -402,6 +402,22 @@ def test_a_games_russian_rules_are_the_russian_man_pages_words(name):
     assert len(page) == len(_subsection_paragraphs("GAMES", game.title)), "a paragraph of the rules is missing"
 
 
+@pytest.mark.parametrize("name", list(GAMES))
+def test_the_rules_are_given_in_the_language_in_use(name, monkeypatch):
+    """`rules` in Russian reads rules.ru.txt; in English, or in a language the game has no rules
+    in, rules.txt."""
+    from importlib import resources
+
+    import musical_cli.game
+
+    game = GAMES[name]
+    english = resources.files(game.package).joinpath("rules.txt").read_text(encoding="utf-8")
+    for language, text in (("ru", _russian_rules(game)), ("en", english), ("fr", english)):
+        monkeypatch.setattr(musical_cli.game, "language", lambda language=language: language)
+        assert game.rules_text == text, language
+    assert _russian_rules(game) != english
+
+
 def test_every_game_has_its_russian_part_and_no_other():
     titles = [line[4:] for line in _section("GAMES", RU_GAMES_PAGE) if line.startswith(".SS ")]
     assert titles == [RUSSIAN_TITLES[name] for name in GAMES]

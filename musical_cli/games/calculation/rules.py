@@ -17,7 +17,19 @@ from typing import Any
 
 from ...cards import Card, a_rank
 from ...deals import DealNumber
-from ...game import Foundations, Game, Progress, RuleOption, RulesError, parse_yes_no, yes_no
+from ...game import (
+    Foundations,
+    Game,
+    Progress,
+    RuleOption,
+    RulesError,
+    no_foundation,
+    not_a_foundation,
+    parse_yes_no,
+    place_name,
+    yes_no,
+)
+from ...i18n import N_, _
 from ...moves import DEAL, FOUNDATION, PILE, WASTE, Deal, F, Move, P, Transfer, W
 
 FOUNDATIONS = 4
@@ -42,15 +54,18 @@ class CalculationRules:
 
     def __post_init__(self) -> None:
         if self.piles not in (3, 4):
-            raise RulesError(f"Calculation has 4 waste piles, or 3 as a variant; not {self.piles!r}")
+            raise RulesError(_("Calculation has 4 waste piles, or 3 as a variant; not {piles!r}")
+                             .format(piles=self.piles))
         if not isinstance(self.bases, bool):
-            raise RulesError("bases must be yes or no")
+            # TRANSLATORS: "bases" is the rule option's name, "yes" and "no" its values: they stay English
+            raise RulesError(_("bases must be yes or no"))
 
 
 def _parse_piles(text: str) -> int:
     piles = text.strip()
     if not (piles.isascii() and piles.isdigit()) or len(piles) > 9:  # no int() of thousands of digits
-        raise RulesError(f"piles must be 3 or 4; not {piles!r}")
+        # TRANSLATORS: "piles" is the rule option's name, which stays English
+        raise RulesError(_("piles must be 3 or 4; not {piles!r}").format(piles=piles))
     return int(piles)
 
 
@@ -71,23 +86,28 @@ class CalculationState(Foundations):
         return self.waste[-1] if self.waste else None
 
 
+def _no_pile(i: int, piles: int) -> str:
+    # TRANSLATORS: {i} is a pile's number that the rules do not have; {piles} how many piles they have
+    return _("there is no pile {i}; the piles are p1 to p{piles}").format(i=i, piles=piles)
+
+
 class Calculation(Game[CalculationState, CalculationRules]):
     name = "calculation"
-    title = "Calculation"
+    title = N_("Calculation")
     aliases = ("broken-intervals",)
     auto_turn = True
     hint_is_blind = True
     options = (
-        RuleOption("piles", "4 waste piles (default), or 3", "4", _parse_piles, metavar="N"),
-        RuleOption("bases", "set out no A, 2, 3, 4; all 52 cards are dealt", "yes",
+        RuleOption("piles", N_("4 waste piles (default), or 3"), "4", _parse_piles, metavar="N"),
+        RuleOption("bases", N_("set out no A, 2, 3, 4; all 52 cards are dealt"), "yes",
                    parse_yes_no("bases"), yes_no, flag="--no-bases", metavar=None, const="no"),
     )
     rules_type = CalculationRules
     notation = (
-        ("d", "turn the stock's top card onto the waste (the shell does it by itself)"),
-        ("w fN", "play the waste card to foundation N"),
-        ("w pN", "put the waste card on waste pile N"),
-        ("pN fM", "play the top card of pile N to foundation M"),
+        ("d", N_("turn the stock's top card onto the waste (the shell does it by itself)")),
+        ("w fN", N_("play the waste card to foundation N")),
+        ("w pN", N_("put the waste card on waste pile N")),
+        ("pN fM", N_("play the top card of pile N to foundation M")),
     )
     package = __package__
     players = ("solver", "blind")
@@ -123,14 +143,15 @@ class Calculation(Game[CalculationState, CalculationRules]):
     def apply(self, state: CalculationState, move: Move) -> CalculationState:
         if isinstance(move, Deal):
             if state.waste:
-                self._refuse(state, move, "the waste card {} must be placed first, on a foundation "
-                                          "or a pile", state.waste[-1])
+                # TRANSLATORS: {} is the waste card, as "7♣"
+                self._refuse(state, move, _("the waste card {} must be placed first, on a foundation "
+                                            "or a pile"), state.waste[-1])
             if not state.stock:
-                self._refuse(state, move, "the stock is empty")
+                self._refuse(state, move, _("the stock is empty"))
             return CalculationState(state.rules, state.foundations, state.stock[1:], state.stock[:1], state.piles)
         if isinstance(move, Transfer):
             return self._transfer(state, move)
-        self._refuse(state, move, "Calculation has no redeal")
+        self._refuse(state, move, _("Calculation has no redeal"))
 
     def _transfer(self, state: CalculationState, move: Transfer) -> CalculationState:
         source, target = move.source, move.target
@@ -138,36 +159,42 @@ class Calculation(Game[CalculationState, CalculationRules]):
         if source.kind == WASTE:
             card = state.waste_top
             if card is None:
-                self._refuse(state, move, "the waste is empty; deal a card first" if state.stock
-                             else "the waste is empty")
+                self._refuse(state, move, _("the waste is empty; deal a card first") if state.stock
+                             else _("the waste is empty"))
         elif source.kind == PILE:
             if not 1 <= source.index <= npiles:
-                self._refuse(state, move, f"there is no pile {source.index}; the piles are p1 to p{npiles}")
+                self._refuse(state, move, _no_pile(source.index, npiles))
             pile = state.piles[source.index - 1]
             if not pile:
-                self._refuse(state, move, f"pile {source.index} is empty")
+                self._refuse(state, move, _("pile {i} is empty").format(i=source.index))
             card = pile[-1]
         else:
-            self._refuse(state, move, f"cards are played from the waste or a pile, not from {source.name}")
+            # TRANSLATORS: {place} is a place of another game's notation, as "quilt cell q34"
+            self._refuse(state, move, _("cards are played from the waste or a pile, not from {place}")
+                         .format(place=place_name(source)))
         if target is None:
-            self._refuse(state, move, "no foundation takes {}" if not state.wanting(card.rank)
-                         else "say which foundation takes {}", card)
+            # TRANSLATORS: {} is a card, as "5♥"
+            self._refuse(state, move, _("no foundation takes {}") if not state.wanting(card.rank)
+                         else _("say which foundation takes {}"), card)
         if target.kind == PILE:
             if source.kind != WASTE:
-                self._refuse(state, move, "cards never move from one pile to another")
+                self._refuse(state, move, _("cards never move from one pile to another"))
             if not 1 <= target.index <= npiles:
-                self._refuse(state, move, f"there is no pile {target.index}; the piles are p1 to p{npiles}")
+                self._refuse(state, move, _no_pile(target.index, npiles))
             piles = tuple(p + (card,) if n == target.index else p for n, p in enumerate(state.piles, 1))
             return CalculationState(state.rules, state.foundations, state.stock, (), piles)
         if target.kind != FOUNDATION or not 1 <= target.index <= FOUNDATIONS:
-            self._refuse(state, move, f"there is no {target.name}; the foundations are f1 to f4"
-                         if target.kind == FOUNDATION else f"{target.name} is not a foundation; they are f1 to f4")
+            self._refuse(state, move, no_foundation(target.index, FOUNDATIONS) if target.kind == FOUNDATION
+                         else not_a_foundation(target, FOUNDATIONS))
         i = target.index
         need = state.needs(i)
         if need is None:
-            self._refuse(state, move, f"foundation {i} is complete")
+            self._refuse(state, move, _("foundation {i} is complete").format(i=i))
         if need != card.rank:
-            self._refuse(state, move, f"foundation {i} needs {a_rank(need)}; {source.name} shows {{}}", card)
+            # TRANSLATORS: {i} is a foundation's number; {rank} a rank with its article, as "a 5";
+            # {place} where the card is, as "the waste" or "pile 2"; {{}} the card, as "7♣": keep it as {{}}
+            self._refuse(state, move, _("foundation {i} needs {rank}; {place} shows {{}}")
+                         .format(i=i, rank=a_rank(need), place=place_name(source)), card)
         foundations = tuple(f + (card,) if n == i else f for n, f in enumerate(state.foundations, 1))
         if source.kind == WASTE:
             return CalculationState(state.rules, foundations, state.stock, (), state.piles)

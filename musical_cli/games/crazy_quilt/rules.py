@@ -25,11 +25,27 @@ from typing import Any
 
 from ...cards import SUITS, Card, Suit
 from ...deals import DealNumber
-from ...game import Game, IllegalMove, Outcome, Progress, RuleOption, RulesError, parse_yes_no, yes_no
+from ...game import (
+    Game,
+    IllegalMove,
+    Outcome,
+    Progress,
+    RuleOption,
+    RulesError,
+    for_people,
+    no_foundation,
+    no_redeal_left,
+    parse_yes_no,
+    place_name,
+    stock_still_has,
+    yes_no,
+)
+from ...i18n import N_, _, pgettext
 from ...moves import DEAL, FOUNDATION, REDEAL, WASTE, Deal, F, Move, Place, Redeal, Transfer, W, register_kind
 
-QUILT = register_kind("q", "quilt cell q{}", digits=2)
-RESERVE = register_kind("r", "reserve")
+# TRANSLATORS: {} is the cell's row and column, as "34": "quilt cell q34"
+QUILT = register_kind("q", N_("quilt cell q{}"), digits=2)
+RESERVE = register_kind("r", N_("reserve"))
 
 ROWS = COLUMNS = 8
 CELLS = ROWS * COLUMNS
@@ -103,29 +119,44 @@ class CrazyQuiltRules:
     def __post_init__(self) -> None:
         if (isinstance(self.redeals, bool) or not isinstance(self.redeals, int)
                 or not 0 <= self.redeals <= MAX_REDEALS):
-            raise RulesError(f"redeals must be a whole number from 0 to {MAX_REDEALS}; not {self.redeals!r}")
+            raise RulesError(_redeals_range(self.redeals))
         for name in ("wrap", "reserves"):
             if not isinstance(getattr(self, name), bool):
-                raise RulesError(f"{name} must be yes or no")
+                # TRANSLATORS: {name} is the rule option's name ("wrap", "reserves"), which stays
+                # English, as do its values "yes" and "no"
+                raise RulesError(_("{name} must be yes or no").format(name=name))
         if self.reserves and self.redeals != 1:
             # Persian Rug has no stock and no waste: a number of redeals would mean nothing, and
             # would only make a rule set of its own in the record, apart from Persian Rug's.
-            raise RulesError("redeals has no meaning in Persian Rug: it has no stock to "
-                             "turn over; leave it out")
+            # TRANSLATORS: "redeals" is the rule option's name, which stays English
+            raise RulesError(_("redeals has no meaning in Persian Rug: it has no stock to "
+                               "turn over; leave it out"))
 
     @property
     def variant(self) -> str:
-        """The name players know this set of rules by."""
+        """The name players know this set of rules by, in English (:meth:`variant_title` says it
+        in the language in use)."""
         if self.reserves:
-            return "Persian Rug"
-        return {1: "Crazy Quilt", 2: "Indian Carpet"}.get(self.redeals, "Crazy Quilt")
+            return PERSIAN_RUG
+        return {1: CRAZY_QUILT_TITLE, 2: INDIAN_CARPET}.get(self.redeals, CRAZY_QUILT_TITLE)
+
+
+# The names of the variants, for people (read with _()).
+CRAZY_QUILT_TITLE = N_("Crazy Quilt")
+INDIAN_CARPET = N_("Indian Carpet")
+PERSIAN_RUG = N_("Persian Rug")
+
+
+def _redeals_range(value: object) -> str:
+    # TRANSLATORS: "redeals" is the rule option's name, which stays English
+    return _("redeals must be a whole number from 0 to {most}; not {value!r}").format(most=MAX_REDEALS, value=value)
 
 
 def _parse_redeals(text: str) -> int:
     t = text.strip()
     # not just isdigit(): "²" is a digit that int() refuses; and no int() of thousands of digits
     if not (t.isascii() and t.isdigit()) or len(t.lstrip("0")) > len(str(MAX_REDEALS)) or int(t) > MAX_REDEALS:
-        raise RulesError(f"redeals must be a whole number from 0 to {MAX_REDEALS}; not {text!r}")
+        raise RulesError(_redeals_range(text))
     return int(t)
 
 
@@ -210,44 +241,48 @@ def builds_on(card: Card, below: Card, wrap: bool) -> bool:
 # The moves with a stock and a waste (Crazy Quilt, Indian Carpet), and those of Persian Rug
 # (reserves, no stock, no waste): notation_for gives the rules' own.
 STOCK_NOTATION = (
-    ("d", "turn the stock's top card onto the waste"),
-    ("redeal", "turn the waste over to be the stock again (when the stock is empty)"),
-    ("w fN", "play the waste card to foundation N (1-4 up from A, 5-8 down from K)"),
-    ("qRC fN", "play the available quilt card in row R, column C to foundation N"),
-    ("qRC w", "put the available quilt card in row R, column C onto the waste"),
+    ("d", N_("turn the stock's top card onto the waste")),
+    ("redeal", N_("turn the waste over to be the stock again (when the stock is empty)")),
+    ("w fN", N_("play the waste card to foundation N (1-4 up from A, 5-8 down from K)")),
+    ("qRC fN", N_("play the available quilt card in row R, column C to foundation N")),
+    ("qRC w", N_("put the available quilt card in row R, column C onto the waste")),
 )
 RESERVE_NOTATION = (
-    ("qRC fN", "play the available quilt card in row R, column C to foundation N"),
-    ("qRC rN", "put the quilt card onto reserve N"),
-    ("rN fM", "reserve N's top card to foundation M (1-4 up from A, 5-8 down from K)"),
-    ("rN rM", "move reserve N's top card onto reserve M"),
+    ("qRC fN", N_("play the available quilt card in row R, column C to foundation N")),
+    ("qRC rN", N_("put the quilt card onto reserve N")),
+    ("rN fM", N_("reserve N's top card to foundation M (1-4 up from A, 5-8 down from K)")),
+    ("rN rM", N_("move reserve N's top card onto reserve M")),
 )
+# TRANSLATORS: a move of Persian Rug's among the moves of all the variants: {move} says what it does
+PERSIAN_RUG_MOVE = N_("Persian Rug: {move}")
 
 
 class CrazyQuilt(Game[CrazyQuiltState, CrazyQuiltRules]):
     name = "crazy-quilt"
-    title = "Crazy Quilt"
+    title = CRAZY_QUILT_TITLE
     aliases = ("quilt", "japanese-rug")  # Indian Carpet is the option redeals 2, not another name
     decks = 2
     options = (
-        RuleOption("redeals", "times the waste may be turned over: 1 (default), 2 for Indian Carpet",
+        RuleOption("redeals", N_("times the waste may be turned over: 1 (default), 2 for Indian Carpet"),
                    "1", _parse_redeals, metavar="K"),
-        RuleOption("wrap", "a K and an A of a suit build on each other (onto the waste or a reserve)",
+        RuleOption("wrap", N_("a K and an A of a suit build on each other (onto the waste or a reserve)"),
                    "no", parse_yes_no("wrap"), yes_no, metavar=None, const="yes"),
-        RuleOption("reserves", "Persian Rug: no stock; eight reserves of four cards, face up",
+        RuleOption("reserves", N_("Persian Rug: no stock; eight reserves of four cards, face up"),
                    "no", parse_yes_no("reserves"), yes_no, metavar=None, const="yes"),
     )
     rules_type = CrazyQuiltRules
-    notation = STOCK_NOTATION + tuple((u, f"Persian Rug: {m}") for u, m in RESERVE_NOTATION[1:])
+    notation = STOCK_NOTATION + tuple((u, PERSIAN_RUG_MOVE.format(move=m)) for u, m in RESERVE_NOTATION[1:])
     package = __package__
     players = ("solver",)
     has_greedy = True
-    greedy_text = "always playing to a foundation first, then onto the waste, then dealing"
+    # TRANSLATORS: how the baseline strategy plays, after "won by" in the report of 'musical stats'
+    greedy_text = N_("always playing to a foundation first, then onto the waste, then dealing")
 
     def notation_for(self, rules: CrazyQuiltRules | None = None) -> tuple[tuple[str, str], ...]:
         if rules is None:
-            return self.notation
-        return RESERVE_NOTATION if rules.reserves else STOCK_NOTATION
+            return for_people(STOCK_NOTATION) + tuple((u, _(PERSIAN_RUG_MOVE).format(move=_(m)))
+                                                      for u, m in RESERVE_NOTATION[1:])
+        return for_people(RESERVE_NOTATION if rules.reserves else STOCK_NOTATION)
 
     def resolve(self, state: CrazyQuiltState, move: Move) -> Move:
         """The short forms: ``q34`` (or ``w``, ``r2``) alone is the one legal move of that card."""
@@ -333,14 +368,13 @@ class CrazyQuilt(Game[CrazyQuiltState, CrazyQuiltRules]):
             return _replace(state, stock=state.stock[1:], waste=state.waste + state.stock[:1])
         if isinstance(move, Redeal):
             if state.rules.reserves:
-                self._refuse(state, move, "Persian Rug has no stock and no redeal")
+                self._refuse(state, move, _("Persian Rug has no stock and no redeal"))
             if state.stock:
-                self._refuse(state, move, f"the stock still has {len(state.stock)} "
-                                          f"card{'s' if len(state.stock) != 1 else ''}; redeal only when it is empty")
+                self._refuse(state, move, stock_still_has(len(state.stock)))
             if not state.waste:
-                self._refuse(state, move, "the waste is empty; there is nothing to turn over")
+                self._refuse(state, move, _("the waste is empty; there is nothing to turn over"))
             if state.redeals_left <= 0:
-                self._refuse(state, move, f"no redeal is left (the rules allow {state.rules.redeals})")
+                self._refuse(state, move, no_redeal_left(state.rules.redeals))
             return _replace(state, stock=state.waste, waste=(), redeals_used=state.redeals_used + 1)
         if isinstance(move, Transfer):
             return self._transfer(state, move)
@@ -348,89 +382,101 @@ class CrazyQuilt(Game[CrazyQuiltState, CrazyQuiltRules]):
 
     def _no_stock(self, state: CrazyQuiltState) -> str:
         if state.rules.reserves:
-            return "Persian Rug has no stock"
+            return _("Persian Rug has no stock")
         if state.waste and state.redeals_left > 0:
-            return "the stock is empty; redeal to turn the waste over"
-        return "the stock is empty"
+            return _("the stock is empty; redeal to turn the waste over")
+        return _("the stock is empty")
 
     def _source_card(self, state: CrazyQuiltState, move: Transfer) -> Card:
         """The card ``move`` takes, or IllegalMove saying why there is none."""
         source = move.source
         if source.kind == WASTE:
             if state.rules.reserves:
-                self._refuse(state, move, "Persian Rug has no waste")
+                self._refuse(state, move, _("Persian Rug has no waste"))
             if state.waste_top is None:
-                self._refuse(state, move, "the waste is empty; deal a card first" if state.stock
-                             else "the waste is empty")
+                self._refuse(state, move, _("the waste is empty; deal a card first") if state.stock
+                             else _("the waste is empty"))
             return state.waste_top
         if source.kind == QUILT:
             cell = cell_of(source)
             if cell is None:
-                self._refuse(state, move, f"there is no quilt cell {source}; cells are q11 to q88 "
-                                          "(row 1-8, then column 1-8)")
+                # TRANSLATORS: {cell} is a quilt cell off the quilt, as "q91"
+                self._refuse(state, move, _("there is no quilt cell {cell}; cells are q11 to q88 "
+                                            "(row 1-8, then column 1-8)").format(cell=source))
             card = state.quilt[cell]
             if card is None:
-                self._refuse(state, move, f"{source} is empty")
+                # TRANSLATORS: {cell} is a quilt cell, as "q34"
+                self._refuse(state, move, _("{cell} is empty").format(cell=source))
             if not state.available(cell):
-                self._refuse(state, move, f"{source} is not available: {why_covered(cell)}")
+                # TRANSLATORS: {cell} is a quilt cell, as "q34"; {why} says which cards cover it
+                self._refuse(state, move, _("{cell} is not available: {why}").format(cell=source, why=why_covered(cell)))
             return card
         if source.kind == RESERVE:
             if not state.rules.reserves:
-                self._refuse(state, move, "reserves are only in Persian Rug (rule option reserves)")
+                self._refuse(state, move, _no_reserves())
             if not 1 <= source.index <= RESERVES:
-                self._refuse(state, move, f"there is no reserve {source.index}; the reserves are r1 to r8")
+                self._refuse(state, move, _no_reserve(source.index))
             reserve = state.reserves[source.index - 1]
             if not reserve:
-                self._refuse(state, move, f"reserve {source.index} is empty")
+                self._refuse(state, move, _("reserve {i} is empty").format(i=source.index))
             return reserve[-1]
-        self._refuse(state, move, f"cards are played from the waste, the quilt{' or a reserve' if state.rules.reserves else ''}, "
-                                  f"not from {source.name}")
+        # TRANSLATORS: {place} is a place of another game's notation, as "pile 2"
+        self._refuse(state, move, (_("cards are played from the waste, the quilt or a reserve, not from {place}")
+                                   if state.rules.reserves else
+                                   _("cards are played from the waste, the quilt, not from {place}"))
+                     .format(place=place_name(source)))
 
     def _transfer(self, state: CrazyQuiltState, move: Transfer) -> CrazyQuiltState:
         card = self._source_card(state, move)
         target = move.target
         source = move.source
         if target is None:
-            self._refuse(state, move, "say where {} goes", card)
+            # TRANSLATORS: {} is a card, as "5♥"
+            self._refuse(state, move, _("say where {} goes"), card)
         if target.kind == FOUNDATION:
             if not 1 <= target.index <= FOUNDATIONS:
-                self._refuse(state, move, f"there is no foundation {target.index}; the foundations are f1 to f8")
+                self._refuse(state, move, no_foundation(target.index, FOUNDATIONS))
             i = target.index
             need = state.needs(i)
             if need is None:
-                self._refuse(state, move, f"foundation {i} is complete")
+                self._refuse(state, move, _("foundation {i} is complete").format(i=i))
             if need != card:
-                self._refuse(state, move, f"foundation {i} needs {{}}; {_shown(source)} shows {{}}", need, card)
+                # TRANSLATORS: {i} is a foundation's number; {place} where the card is, as "the waste",
+                # "q34" or "reserve 2"; the first {{}} is the card the foundation needs, the second the
+                # card played, as "7♣": keep them as {{}}, in their order
+                self._refuse(state, move, _("foundation {i} needs {{}}; {place} shows {{}}")
+                             .format(i=i, place=_shown(source)), need, card)
             foundations = tuple(f + (card,) if n == i else f for n, f in enumerate(state.foundations, 1))
             return _take(state, source, foundations=foundations)
         if target.kind == WASTE:
             if state.rules.reserves:
-                self._refuse(state, move, "Persian Rug has no waste; cards go onto the reserves r1 to r8")
+                self._refuse(state, move, _("Persian Rug has no waste; cards go onto the reserves r1 to r8"))
             if source.kind != QUILT:
-                self._refuse(state, move, "only a quilt card goes onto the waste")
+                self._refuse(state, move, _("only a quilt card goes onto the waste"))
             top = state.waste_top
             if top is None:
-                self._refuse(state, move, "the waste is empty; nothing is played onto an empty waste")
+                self._refuse(state, move, _("the waste is empty; nothing is played onto an empty waste"))
             if not builds_on(card, top, state.rules.wrap):
-                self._refuse(state, move, "{} does not go onto {}: same suit, one rank higher or lower"
-                             + ("" if state.rules.wrap else " (no wrap between K and A)"), card, top)
+                self._refuse(state, move, _does_not_go(state.rules.wrap), card, top)
             return _replace(_take(state, source), waste=state.waste + (card,))
         if target.kind == RESERVE:
             if not state.rules.reserves:
-                self._refuse(state, move, "reserves are only in Persian Rug (rule option reserves)")
+                self._refuse(state, move, _no_reserves())
             if not 1 <= target.index <= RESERVES:
-                self._refuse(state, move, f"there is no reserve {target.index}; the reserves are r1 to r8")
+                self._refuse(state, move, _no_reserve(target.index))
             if source == target:
-                self._refuse(state, move, "a card cannot move onto its own reserve")
+                self._refuse(state, move, _("a card cannot move onto its own reserve"))
             reserve = state.reserves[target.index - 1]
             if reserve and not builds_on(card, reserve[-1], state.rules.wrap):
-                self._refuse(state, move, "{} does not go onto {}: same suit, one rank higher or lower"
-                             + ("" if state.rules.wrap else " (no wrap between K and A)"), card, reserve[-1])
+                self._refuse(state, move, _does_not_go(state.rules.wrap), card, reserve[-1])
             taken = _take(state, source)
             reserves = tuple(r + (card,) if n == target.index else r for n, r in enumerate(taken.reserves, 1))
             return _replace(taken, reserves=reserves)
-        self._refuse(state, move, f"nothing goes onto {target.name}; cards go to the foundations"
-                                  f"{', the reserves' if state.rules.reserves else ' or the waste'}")
+        # TRANSLATORS: {place} is a place of another game's notation, as "pile 2"
+        self._refuse(state, move, (_("nothing goes onto {place}; cards go to the foundations, the reserves")
+                                   if state.rules.reserves else
+                                   _("nothing goes onto {place}; cards go to the foundations or the waste"))
+                     .format(place=place_name(target)))
 
     # --- the end ---------------------------------------------------------------------------
     def outcome(self, state: CrazyQuiltState) -> Outcome:
@@ -502,7 +548,27 @@ class CrazyQuilt(Game[CrazyQuiltState, CrazyQuiltRules]):
 
 
 def _shown(source: Place) -> str:
-    return {WASTE: "the waste", QUILT: str(source), RESERVE: f"reserve {source.index}"}[source.kind]
+    """Where a card played is, for a message: "the waste", "q34", "reserve 2"."""
+    return str(source) if source.kind == QUILT else place_name(source)
+
+
+def _no_reserves() -> str:
+    # TRANSLATORS: "reserves" in parentheses is the rule option's name, which stays English
+    return _("reserves are only in Persian Rug (rule option reserves)")
+
+
+def _no_reserve(i: int) -> str:
+    # TRANSLATORS: {i} is a reserve's number that the game does not have
+    return _("there is no reserve {i}; the reserves are r1 to r8").format(i=i)
+
+
+def _does_not_go(wrap: bool) -> str:
+    """Why a card does not go onto another on the waste or a reserve: the two cards are {}."""
+    if wrap:
+        # TRANSLATORS: the first {} is the card played, the second the card it would go onto
+        return _("{} does not go onto {}: same suit, one rank higher or lower")
+    # TRANSLATORS: the first {} is the card played, the second the card it would go onto
+    return _("{} does not go onto {}: same suit, one rank higher or lower (no wrap between K and A)")
 
 
 def _replace(state: CrazyQuiltState, **changes: Any) -> CrazyQuiltState:
@@ -530,7 +596,8 @@ def why_covered(cell: int) -> str:
     """Why the card in ``cell`` is not available (both short sides are covered)."""
     a, b = SHORT_NEIGHBOURS[cell]
     assert a is not None and b is not None, "a card on the quilt's edge always has a free side"
-    return f"the cards at {place_of(a)} and {place_of(b)} cover its short sides"
+    # TRANSLATORS: {a} and {b} are quilt cells, as "q24" and "q44"
+    return _("the cards at {a} and {b} cover its short sides").format(a=place_of(a), b=place_of(b))
 
 
 def is_progress(move: Move) -> bool:
@@ -594,8 +661,11 @@ def short_form(state: CrazyQuiltState, source: Place) -> Move:
     short = Transfer(source)
     if not options:
         card = game._source_card(state, short)  # raises, saying why, when no card can move from there
-        raise IllegalMove(short, "{} has nowhere to go now", legal, (card,))
-    raise IllegalMove(short, f"more than one move takes it; choose {' or '.join(map(str, options))}", legal)
+        # TRANSLATORS: {} is a card, as "5♥"
+        raise IllegalMove(short, _("{} has nowhere to go now"), legal, (card,))
+    # TRANSLATORS: {moves} are the moves that take the card, as "q34 f2 or q34 w"
+    raise IllegalMove(short, _("more than one move takes it; choose {moves}").format(
+        moves=pgettext("between moves", " or ").join(map(str, options))), legal)
 
 
 def all_cards(state: CrazyQuiltState) -> list[Card]:

@@ -15,6 +15,7 @@ from typing import Any
 
 from ...cards import Card
 from ...deals import DealNumber
+from ...i18n import _, ngettext, pgettext
 from ...moves import Transfer
 from ...render import Fragments, card, line, plain, plural
 from .rules import COLUMNS, CRAZY_QUILT, ROWS, CrazyQuilt, CrazyQuiltRules, CrazyQuiltState, cell_of, vertical
@@ -63,8 +64,11 @@ def quilt_fragments(state: CrazyQuiltState, ascii: bool = False) -> Fragments:
             cells.pop()
         out += cells + [("", "\n")]
     v, h = ("|", "-") if ascii else ("│", "─")
-    out += line(f"     {MARK} can move   {v} vertical   {h} horizontal   -- empty   "
-                "q34: row 3, column 4", "dim")
+    # TRANSLATORS: the key under the quilt, after 5 spaces: at most 74 characters, so that it fits 80
+    # columns. {mark} is the mark of a card that can move now (*), {v} and {h} the signs of a vertical
+    # and a horizontal card (│ and ─); "--" is an empty cell; q34 the cell in row 3, column 4.
+    out += line("     " + _("{mark} can move   {v} vertical   {h} horizontal   -- empty   "
+                            "q34: row 3, column 4").format(mark=MARK, v=v, h=h), "dim")
     return out
 
 
@@ -77,19 +81,28 @@ def _foundations(state: CrazyQuiltState, ascii: bool) -> Fragments:
                 out.append(("", " " * (CELL - len(plain(cell)) + (2 if n == 3 else 0))))
         return out + [("", "\n")]
 
-    out: Fragments = [("class:label", "  " + " " * 13 + "up (A to K)".ljust(4 * CELL + 2) + "down (K to A)\n")]
-    out += row("foundation", [[("class:label", f"f{i}")] for i in range(1, 9)])
-    out += row("top", [card(f[-1], ascii) for f in state.foundations])
+    # TRANSLATORS: over foundations f1 to f4, which build up from the A to the K (at most 24 characters)
+    up = _("up (A to K)")
+    # TRANSLATORS: over foundations f5 to f8, which build down from the K to the A
+    down = _("down (K to A)")
+    out: Fragments = [("class:label", "  " + " " * 13 + up.ljust(4 * CELL + 2) + down + "\n")]
+    # TRANSLATORS: the label of the row of the foundations' numbers, f1 to f8
+    out += row(pgettext("layout", "foundation"), [[("class:label", f"f{i}")] for i in range(1, 9)])
+    # TRANSLATORS: the label of the row of the foundations' top cards
+    out += row(pgettext("layout", "top"), [card(f[-1], ascii) for f in state.foundations])
     needs: list[Fragments] = []
+    # TRANSLATORS: a foundation built to its end, under its card in the layout (4 letters fit best)
+    done = pgettext("layout", "done")
     for i in range(1, 9):
         need = state.needs(i)
-        needs.append([("class:done", "done")] if need is None else card(need, ascii))
-    out += row("needs", needs)
+        needs.append([("class:done", done)] if need is None else card(need, ascii))
+    out += row(pgettext("layout", "needs"), needs)
     return out
 
 
 def _reserves(state: CrazyQuiltState, ascii: bool) -> Fragments:
     out: Fragments = []
+    empty = pgettext("layout", "empty")
     for first in range(4):
         for j in (first, first + 4):
             reserve = state.reserves[j]
@@ -101,24 +114,26 @@ def _reserves(state: CrazyQuiltState, ascii: bool) -> Fragments:
                 shown = shown[hidden:]
                 half.append(("class:dim", f"+{hidden}".ljust(4)))
             if not reserve:
-                half.append(("class:dim", "(empty)"))
+                half.append(("class:dim", f"({empty})"))
             for n, c in enumerate(shown):
                 half += card(c, ascii, 0 if n == len(shown) - 1 else 4)
             if j == first:
                 half.append(("", " " * max(1, SIDE - len(plain(half)))))
             out += half
         out.append(("", "\n"))
-    return out + line("       each reserve bottom first: its top card is the last", "dim")
+    return out + line("       " + _("each reserve bottom first: its top card is the last"), "dim")
 
 
 def _waste_and_stock(state: CrazyQuiltState, ascii: bool) -> Fragments:
-    out: Fragments = [("class:label", "  waste        ")]
+    waste, stock, empty = pgettext("layout", "waste"), pgettext("layout", "stock"), pgettext("layout", "empty")
+    out: Fragments = [("class:label", f"  {waste:<13}")]
     top = state.waste_top
     out += card(top, ascii)
-    out.append(("class:dim", f"  ({plural(len(state.waste), 'card')})" if top else "  (empty)"))
-    out.append(("class:label", "    stock "))
+    out.append(("class:dim", f"  ({plural(len(state.waste), 'card')})" if top else f"  ({empty})"))
+    out.append(("class:label", f"    {stock} "))
     out.append(("", f"{len(state.stock)}"))
-    out.append(("class:dim", f"   {plural(state.redeals_left, 'redeal')} left\n"))
+    left = state.redeals_left
+    out.append(("class:dim", "   " + ngettext("{n} redeal left", "{n} redeals left", left).format(n=left) + "\n"))
     return out
 
 
@@ -139,12 +154,30 @@ def variant_title(game: CrazyQuilt, rules: CrazyQuiltRules) -> str:
     """The Game protocol's ``variant_title``: Crazy Quilt, Indian Carpet (two redeals), Persian
     Rug (reserves), and what else differs: "Crazy Quilt with 3 redeals", "Indian Carpet with
     wrap"."""
-    changes = []
-    if not rules.reserves and rules.redeals not in (1, 2):
-        changes.append("no redeal" if rules.redeals == 0 else plural(rules.redeals, "redeal"))
+    title = _(rules.variant)
+    redeals = not rules.reserves and rules.redeals not in (1, 2)
+    n = rules.redeals
+    if redeals and rules.wrap:
+        if n == 0:
+            # TRANSLATORS: the name of a variant: {title} is the game's name ("Crazy Quilt"); with
+            # wrap, a K and an A of a suit build on each other
+            return _("{title} with no redeal and wrap").format(title=title)
+        # TRANSLATORS: the name of a variant: {title} is the game's name ("Crazy Quilt"), {n} how
+        # many redeals it has; with wrap, a K and an A of a suit build on each other
+        return ngettext("{title} with {n} redeal and wrap", "{title} with {n} redeals and wrap", n).format(
+            title=title, n=n)
+    if redeals:
+        if n == 0:
+            # TRANSLATORS: the name of a variant: {title} is the game's name ("Musical", "Crazy Quilt")
+            return _("{title} with no redeal").format(title=title)
+        # TRANSLATORS: the name of a variant: {title} is the game's name ("Musical", "Crazy Quilt"), {n}
+        # how many redeals it has
+        return ngettext("{title} with {n} redeal", "{title} with {n} redeals", n).format(title=title, n=n)
     if rules.wrap:
-        changes.append("wrap")
-    return rules.variant + (" with " + " and ".join(changes) if changes else "")
+        # TRANSLATORS: the name of a variant: {title} is the game's name ("Indian Carpet"); with wrap,
+        # a K and an A of a suit build on each other
+        return _("{title} with wrap").format(title=title)
+    return title
 
 
 def opening_record(game: CrazyQuilt, deal: DealNumber, state: CrazyQuiltState) -> dict[str, Any]:
@@ -167,23 +200,24 @@ def opening_record(game: CrazyQuilt, deal: DealNumber, state: CrazyQuiltState) -
 def opening_text(deal: DealNumber, state: CrazyQuiltState, ascii: bool = False) -> Fragments:
     """The opening layout for people (``musical deal --game crazy-quilt``)."""
     record = opening_record(CRAZY_QUILT, deal, state)
-    out: Fragments = line(f"{variant_title(CRAZY_QUILT, state.rules)} deal {deal}", "label")
-
-    def cards(label: str, codes: list[str]) -> Fragments:
-        row: Fragments = [("class:label", f"  {label:<12} ")]
+    # TRANSLATORS: {title} is the variant's name ("Indian Carpet"), {deal} the deal's number
+    out: Fragments = line(_("{title} deal {deal}").format(title=variant_title(CRAZY_QUILT, state.rules), deal=deal),
+                          "label")
+    parts = [(pgettext("layout", "foundations"), record["foundations"])]
+    # TRANSLATORS: a row of the quilt in the opening layout: {r} is its number, 1 to 8
+    parts += [(_("quilt row {r}").format(r=r), codes) for r, codes in enumerate(record["quilt"], 1)]
+    if "reserves" in record:
+        parts += [(_("reserve {i}").format(i=j), codes) for j, codes in enumerate(record["reserves"], 1)]
+    else:
+        parts.append((pgettext("layout", "stock"), record["stock"]))
+    # the labels' column: 12 wide, or as wide as the longest label in another language
+    width = max(12, *(len(label) for label, _codes in parts))
+    for label, codes in parts:
+        out.append(("class:label", f"  {label:<{width}} "))
         for n, code in enumerate(codes):
             if n:
-                row.append(("", " "))
-            row += card(Card.parse(code), ascii)
-        return row + [("", "\n")]
-
-    out += cards("foundations", record["foundations"])
-    for r, codes in enumerate(record["quilt"], 1):
-        out += cards(f"quilt row {r}", codes)
-    if "reserves" in record:
-        for j, codes in enumerate(record["reserves"], 1):
-            out += cards(f"reserve {j}", codes)
-    else:
-        out += cards("stock", record["stock"])
+                out.append(("", " "))
+            out += card(Card.parse(code), ascii)
+        out.append(("", "\n"))
     return out
 

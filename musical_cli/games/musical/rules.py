@@ -12,7 +12,19 @@ from typing import Any
 
 from ...cards import Card, a_rank
 from ...deals import DealNumber
-from ...game import Foundations, Game, Progress, RuleOption, RulesError
+from ...game import (
+    Foundations,
+    Game,
+    Progress,
+    RuleOption,
+    RulesError,
+    no_foundation,
+    no_redeal_left,
+    not_a_foundation,
+    place_name,
+    stock_still_has,
+)
+from ...i18n import N_, _
 from ...moves import DEAL, FOUNDATION, REDEAL, WASTE, Deal, F, Move, Redeal, Transfer, W
 
 FOUNDATIONS = 4
@@ -47,8 +59,9 @@ class MusicalRules:
             isinstance(self.redeals, bool) or not isinstance(self.redeals, int)
             or not 0 <= self.redeals <= MAX_REDEALS
         ):
-            raise RulesError(f"redeals must be a whole number from 0 to {MAX_REDEALS}, or unlimited; "
-                             f"not {self.redeals!r}")
+            # TRANSLATORS: "redeals" is the rule option's name and "unlimited" its value: both stay English
+            raise RulesError(_("redeals must be a whole number from 0 to {most}, or unlimited; not {value!r}")
+                             .format(most=MAX_REDEALS, value=self.redeals))
 
     @property
     def redeals_text(self) -> str:
@@ -62,7 +75,9 @@ def parse_redeals(text: str) -> int | None:
     # not just isdigit(): "²" is a digit that int() refuses; and no int() of thousands of digits
     if t.isascii() and t.isdigit() and len(t.lstrip("0")) <= len(str(MAX_REDEALS)) and int(t) <= MAX_REDEALS:
         return int(t)
-    raise RulesError(f"redeals must be a whole number from 0 to {MAX_REDEALS}, or 'unlimited'; not {text!r}")
+    # TRANSLATORS: "redeals" is the rule option's name and 'unlimited' its value: both stay English
+    raise RulesError(_("redeals must be a whole number from 0 to {most}, or 'unlimited'; not {value!r}")
+                     .format(most=MAX_REDEALS, value=text))
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,22 +118,25 @@ def _redeals_text(redeals: int | None) -> str:
 
 class Musical(Game[MusicalState, MusicalRules]):
     name = "musical"
-    title = "Musical"
+    title = N_("Musical")
     aliases = ("betsy-ross",)
     options = (
-        RuleOption("redeals", "how many times the waste may be turned over: 0, 1, 2 (default) ... "
-                              "or 'unlimited'", "2", parse_redeals, _redeals_text, metavar="K"),
+        # TRANSLATORS: --redeals's help; 'unlimited' is the value typed, which stays English
+        RuleOption("redeals", N_("how many times the waste may be turned over: 0, 1, 2 (default) ... "
+                                 "or 'unlimited'"), "2", parse_redeals, _redeals_text, metavar="K"),
     )
     rules_type = MusicalRules
     notation = (
-        ("d", "deal: turn the stock's top card onto the waste"),
-        ("w fN", "play the waste card to foundation N ('w' alone: to the one that takes it)"),
-        ("redeal", "turn the waste over to become the stock again, once the stock is empty"),
+        ("d", N_("deal: turn the stock's top card onto the waste")),
+        # TRANSLATORS: 'w' is the move as typed, which stays English
+        ("w fN", N_("play the waste card to foundation N ('w' alone: to the one that takes it)")),
+        ("redeal", N_("turn the waste over to become the stock again, once the stock is empty")),
     )
     package = __package__
     players = ("solver",)
     has_greedy = True
-    greedy_text = "always playing to the lowest foundation that takes a card"
+    # TRANSLATORS: how the baseline strategy plays, after "won by" in the report of 'musical stats'
+    greedy_text = N_("always playing to the lowest foundation that takes a card")
 
     def layout(self, deck: Sequence[Card], rules: MusicalRules) -> MusicalState:
         # musical-games(7), GAMES, Deal numbers: PySolFC's Betsy Ross hook: walk from the bottom of the stock (the first
@@ -158,17 +176,16 @@ class Musical(Game[MusicalState, MusicalRules]):
     def apply(self, state: MusicalState, move: Move) -> MusicalState:
         if isinstance(move, Deal):
             if not state.stock:
-                self._refuse(state, move, "the stock is empty" + self._redeal_advice(state))
+                self._refuse(state, move, self._redeal_advice(state))
             return MusicalState(state.rules, state.signs, state.foundations,
                                 state.stock[1:], state.waste + state.stock[:1], state.redeals_used)
         if isinstance(move, Redeal):
             if state.stock:
-                self._refuse(state, move, f"the stock still has {len(state.stock)} "
-                                          f"card{'s' if len(state.stock) != 1 else ''}; redeal only when it is empty")
+                self._refuse(state, move, stock_still_has(len(state.stock)))
             if not state.waste:
-                self._refuse(state, move, "the waste is empty; there is nothing to turn over")
+                self._refuse(state, move, _("the waste is empty; there is nothing to turn over"))
             if state.redeals_left is not None and state.redeals_left <= 0:
-                self._refuse(state, move, f"no redeal is left (the rules allow {state.rules.redeals})")
+                self._refuse(state, move, no_redeal_left(state.rules.redeals))
             return MusicalState(state.rules, state.signs, state.foundations,
                                 state.waste, (), state.redeals_used + 1)
         if isinstance(move, Transfer):
@@ -177,35 +194,45 @@ class Musical(Game[MusicalState, MusicalRules]):
 
     def _play(self, state: MusicalState, move: Transfer) -> MusicalState:
         if move.source.kind != WASTE:
-            self._refuse(state, move, f"Musical has no {move.source.name}; only the waste's top card is played")
+            # TRANSLATORS: {place} is a place of another game's notation, as "pile 2" or "quilt cell q34"
+            self._refuse(state, move, _("Musical has no {place}; only the waste's top card is played")
+                         .format(place=place_name(move.source)))
         if move.target is not None and move.target.kind != FOUNDATION:
-            self._refuse(state, move, f"{move.target.name} is not a foundation; cards go to the foundations f1 to f4")
+            # TRANSLATORS: {place} is a place of the notation, as "pile 2" or "the waste"
+            self._refuse(state, move, _("{place} is not a foundation; cards go to the foundations f1 to f4")
+                         .format(place=place_name(move.target)))
         top = state.waste_top
         if top is None:
-            self._refuse(state, move, "the waste is empty; deal a card first")
+            self._refuse(state, move, _("the waste is empty; deal a card first"))
         target = move.target
         if target is None:
             wanting = state.wanting(top.rank)
             if not wanting:
-                self._refuse(state, move, "no foundation takes {}", top)
-            self._refuse(state, move, "say which foundation takes {}", top)
+                # TRANSLATORS: {} is a card, as "5♥"
+                self._refuse(state, move, _("no foundation takes {}"), top)
+            # TRANSLATORS: {} is a card, as "5♥"
+            self._refuse(state, move, _("say which foundation takes {}"), top)
         if target.kind != "f" or not 1 <= target.index <= FOUNDATIONS:
-            self._refuse(state, move, f"there is no {target.name}; the foundations are f1 to f4"
-                         if target.kind == FOUNDATION else f"{target.name} is not a foundation; they are f1 to f4")
+            self._refuse(state, move, no_foundation(target.index, FOUNDATIONS) if target.kind == FOUNDATION
+                         else not_a_foundation(target, FOUNDATIONS))
         i = target.index
         need = state.needs(i)
         if need is None:
-            self._refuse(state, move, f"foundation {i} is complete")
+            self._refuse(state, move, _("foundation {i} is complete").format(i=i))
         if need != top.rank:
-            self._refuse(state, move, f"foundation {i} needs {a_rank(need)}; the waste shows {{}}", top)
+            # TRANSLATORS: {i} is a foundation's number; {rank} a rank with its article, as "a 5";
+            # {{}} is the card the waste shows, as "7♣": keep it as {{}}
+            self._refuse(state, move, _("foundation {i} needs {rank}; the waste shows {{}}")
+                         .format(i=i, rank=a_rank(need)), top)
         foundations = tuple(f + (top,) if n == i else f for n, f in enumerate(state.foundations, 1))
         return MusicalState(state.rules, state.signs, foundations,
                             state.stock, state.waste[:-1], state.redeals_used)
 
     def _redeal_advice(self, state: MusicalState) -> str:
+        """Why no card can be dealt: the stock is empty, and what to do then."""
         if state.waste and (state.redeals_left is None or state.redeals_left > 0):
-            return "; redeal to turn the waste over"
-        return ""
+            return _("the stock is empty; redeal to turn the waste over")
+        return _("the stock is empty")
 
     def cards_to_build(self, state: MusicalState) -> int:
         return len(state.stock) + len(state.waste)
