@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import gettext as _gettext
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 DOMAIN = "musical"
@@ -60,6 +61,20 @@ def use(language: str = "", environ: Mapping[str, str] | None = None) -> str:
 def language() -> str:
     """The language the messages are shown in: "en", or one with a catalog ("ru")."""
     return _language
+
+
+@contextmanager
+def english() -> Iterator[None]:
+    """Messages in English within it: for the words that go where programs read them (a JSON
+    field that names a variant, a transcript's comment), which are the same in every language.
+    It is for the command line's subcommands, which run no other thread."""
+    global _translation, _language
+    saved = _translation, _language
+    _translation, _language = _gettext.NullTranslations(), "en"
+    try:
+        yield
+    finally:
+        _translation, _language = saved
 
 
 def _(message: str) -> str:

@@ -31,7 +31,7 @@ from .advice import Memory
 from .deals import DealNumber
 from .game import Game, IllegalMove, Outcome
 from .hand import Hand, Listener, Rules
-from .i18n import N_, _, ngettext, pgettext
+from .i18n import N_, _, english, ngettext, pgettext
 from .moves import Move
 from .render import number, plural
 from .store import (
@@ -668,8 +668,10 @@ def recorded_text(ref: str, store: Store | None = None) -> str:
             reading.close()
     # TRANSLATORS: a comment atop the transcript of a recorded game: {id} its number, {game} its
     # name, {deal} its deal number, {result} its result (in play, won, lost, abandoned).
-    comment = _("game @{id} of the record: {game} deal {deal} ({result})").format(
-        id=game_id, game=variant_name(game, rules), deal=deal, result=result_text(result))
+    # A transcript is the same in every language, its comment too (English).
+    with english():
+        comment = _("game @{id} of the record: {game} deal {deal} ({result})").format(
+            id=game_id, game=variant_name(game, rules), deal=deal, result=result_text(result))
     return transcript_text(game, rules, deal, moves, result, comment=comment)
 
 
@@ -897,9 +899,10 @@ def export(rows: list[GameRow], store: Store, directory: Path) -> list[Path]:
     for g in rows:
         # TRANSLATORS: a comment atop an exported transcript: {id} the game's number, {game} its
         # name, {deal} its deal number, {when} when it was started, {result} its result.
-        comment = _("game @{id} of the record: {game} deal {deal}, started {when}, {result}").format(
-            id=g.id, game=variant_name(g.game, g.rules), deal=g.deal, when=when(g.started),
-            result=result_text(g.result))
+        with english():  # a transcript is the same in every language, its comment too
+            comment = _("game @{id} of the record: {game} deal {deal}, started {when}, {result}").format(
+                id=g.id, game=variant_name(g.game, g.rules), deal=g.deal, when=when(g.started),
+                result=result_text(g.result))
         text = transcript_text(g.game, g.rules, g.deal, store.moves(g.id), g.result, comment=comment)
         path = directory / f"{g.game}-{g.id}-deal-{g.deal}.txt"
         atomic_write(path, text)
@@ -908,11 +911,14 @@ def export(rows: list[GameRow], store: Store, directory: Path) -> list[Path]:
 
 
 def history_json(rows: list[GameRow]) -> list[str]:
-    return [json.dumps({**g.to_json(), "variant": variant_name(g.game, g.rules)}, ensure_ascii=False) for g in rows]
+    with english():  # JSON is the same in every language: the variant's English name
+        return [json.dumps({**g.to_json(), "variant": variant_name(g.game, g.rules)}, ensure_ascii=False)
+                for g in rows]
 
 
 def figures_json(rows: list[GameRow]) -> list[str]:
     """One object a game and rule set, then one for all games ("game": "all") when several."""
-    return [json.dumps({**f.to_json(), "variant": "all games" if f.game == "all" else variant_name(f.game, f.rules)},
-                       ensure_ascii=False) for f in figures(rows, total=True)]
+    with english():  # JSON is the same in every language: the variant's English name
+        return [json.dumps({**f.to_json(), "variant": "all games" if f.game == "all" else variant_name(f.game, f.rules)},
+                           ensure_ascii=False) for f in figures(rows, total=True)]
 

@@ -57,7 +57,7 @@ class ShellCompleter(Completer):
             for cmd in commands_for(self.session):
                 for name in cmd.names:
                     if name.startswith(prefix) and name.isalpha():
-                        yield Completion(name, -len(prefix), display_meta=cmd.summary)
+                        yield Completion(name, -len(prefix), display_meta=cmd.summary_text)
             for source in move_sources(self.session):
                 if source.startswith(prefix) and lookup(source) is None:
                     yield Completion(source, -len(prefix), display_meta=_("a card that can move now"))
