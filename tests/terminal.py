@@ -23,6 +23,7 @@ pexpect = pytest.importorskip("pexpect")
 ROWS, COLUMNS = 24, 80
 PROMPT = "musical>"
 MORE = "space for more"  # the pager's question
+MORE_RU = "q — хватит --"  # the pager's question in Russian (its end)
 TIMEOUT = 15  # seconds for one expected output; the searches asserted on are limited in nodes
 CPR_REQUEST = "\x1b[6n"
 LINE_READ = "\x1b[?2004l"  # prompt_toolkit turns bracketed paste off once the line is read
@@ -126,7 +127,7 @@ class Terminal:
         self.until(LINE_READ)  # the line as typed is redrawn (with the prompt) before the answer
         out = []
         while True:
-            i, text = self.until(PROMPT, MORE)
+            i, text = self.until(PROMPT, MORE, MORE_RU)
             out.append(text)
             if i == 0:
                 return "".join(out)

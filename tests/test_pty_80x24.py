@@ -113,3 +113,25 @@ def test_the_toolbar_shows_the_active_time_and_it_ticks(terminal):
     term.expect(tick, exact=False)
     term.child.send("quit\r")
     term.child.expect(pexpect.EOF)
+
+
+# The same screens in Russian: the words run longer, and every line must still fit.
+RUSSIAN = {"LANG": "ru_RU.UTF-8", "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": ""}
+
+
+@pytest.mark.parametrize(("args", "illegal", "name"),
+                         [v if v[2] in QUICK else pytest.param(*v, marks=pytest.mark.slow) for v in VARIANTS],
+                         ids=[v[2] for v in VARIANTS])
+def test_every_line_fits_80_columns_in_russian(terminal, args, illegal, name):
+    term = terminal(*args, timeout=60, **RUSSIAN)
+    opening = term.until(PROMPT)[1]
+    assert re.search("[а-яё]", opening, re.I), opening  # the title and the layout speak Russian
+    outputs = {command: term.run(command)
+               for command in ("help", "moves", illegal, "rules", "solve", "solve play", "history", "record",
+                               "help hint", "stats", "stats all", "review")}
+    for command in ("help", "rules", "stats", illegal):
+        assert re.search("[а-яё]", outputs[command], re.I), (command, outputs[command])
+    term.child.send("quit\r")
+    term.child.expect(pexpect.EOF)
+    wide = [t for raw in term.seen for t in screen_lines(raw) if len(t) > 80]
+    assert not wide, wide
