@@ -532,7 +532,7 @@ def _check_resume(args: argparse.Namespace, given_rules: dict[str, str], interac
                            "give no --seed, --game or rule option with it"))
     refused = recording_refused(args.no_record)
     if refused:
-        # TRANSLATORS: {what} is what turned the record off: "--no-record", "MUSICAL_NO_RECORD=1"
+        # TRANSLATORS: {what} is what turned the record off: "--no-record" or "MUSICAL_NO_RECORD"
         raise UsageError(_("--resume goes on with a recorded game; {what} keeps no record").format(what=refused))
 
 
