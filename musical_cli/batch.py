@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from .game import Outcome
+from .i18n import _
 from .language import Session, announce_outcome, error_text, execute, said_before
-from .render import plain, plural, wrap
-from .results import EXIT_INVALID, EXIT_NOT_WON, EXIT_WON, standing
+from .render import plain, wrap
+from .results import EXIT_INVALID, EXIT_NOT_WON, EXIT_WON, after_moves, standing
 from .transcript import (
     BOM,
     MAX_BYTES,
@@ -104,11 +105,12 @@ def run_batch(lines: Iterable[str], session: Session, out: TextIO, err: TextIO, 
         return _run_transcript(source, session, out, err, given)
     source.raw = None  # commands: nothing needs keeping
     if announce:
-        out.write(f"deal {session.deal}\n")
+        # TRANSLATORS: the first line of batch mode on a random deal: its number ("deal 4711")
+        out.write(_("deal {deal}").format(deal=session.deal) + "\n")
     pending = [first] if first is not None else []
     while True:
         if pending:
-            n, _, text = pending.pop()
+            n, raw, text = pending.pop()
         else:
             try:
                 got = source.next()
@@ -117,20 +119,24 @@ def run_batch(lines: Iterable[str], session: Session, out: TextIO, err: TextIO, 
                 return EXIT_INVALID
             if got is None:
                 break
-            n, _, text = got
+            n, raw, text = got
             if not text:
                 continue
         if is_header_line(text):
-            key, _, value = text.partition(":")
+            key, colon, value = text.partition(":")
             if key.strip().lower() == "result" and value.strip().lower() in RESULTS:
                 actual = session.outcome()
                 if RESULTS[value.strip().lower()] is not actual:
-                    err.write(f"line {n}: the input says {value.strip().lower()}, but the game is "
-                              f"{RESULT_WORDS[actual]} after {plural(len(session.moves), 'move')}\n")
+                    # TRANSLATORS: {said} and {actual} are a transcript's result words, which stay
+                    # English ("won", "lost", "abandoned"); {after} is "after 12 moves"
+                    err.write(_("line {n}: the input says {said}, but the game is {actual} {after}").format(
+                        n=n, said=value.strip().lower(), actual=RESULT_WORDS[actual],
+                        after=after_moves(len(session.moves))) + "\n")
                     return EXIT_INVALID
                 continue
-            err.write(f"line {n}: {text!r} is a header line; it belongs at the top of a transcript, "
-                      "after 'format: musical-transcript 1'\n")
+            # TRANSLATORS: {text} is the line, quoted; 'format: musical-transcript 1' stays as it is
+            err.write(_("line {n}: {text} is a header line; it belongs at the top of a transcript, "
+                        "after 'format: musical-transcript 1'").format(n=n, text=repr(text)) + "\n")
             return EXIT_INVALID
         try:
             reply = execute(session, text)
@@ -141,7 +147,8 @@ def run_batch(lines: Iterable[str], session: Session, out: TextIO, err: TextIO, 
             if done.asked:
                 out.write(plain(session.layout()))
             out.flush()
-            err.write(f"line {n}: {error_text(e, session.ascii)}\n")
+            # TRANSLATORS: {error} is why the line was refused
+            err.write(_("line {n}: {error}").format(n=n, error=error_text(e, session.ascii)) + "\n")
             return EXIT_INVALID
         if reply.out:
             out.write(plain(wrap(reply.out, session.width)))  # 80 columns, as on a terminal
@@ -163,7 +170,8 @@ def _run_transcript(source: _Lines, session: Session, out: TextIO, err: TextIO, 
         err.write(e.text(session.ascii) + "\n")
         return EXIT_INVALID
     if source.size > MAX_BYTES:
-        err.write(f"the transcript is larger than {MAX_BYTES // 1024} KiB; a transcript is a few kilobytes\n")
+        err.write(_("the transcript is larger than {size} KiB; a transcript is a few kilobytes").format(
+            size=MAX_BYTES // 1024) + "\n")
         return EXIT_INVALID
     text = "\n".join(source.raw or [])
     try:
@@ -202,22 +210,28 @@ def read_lines(stream) -> Iterator[str]:
         if not chunk:
             return
         if len(chunk) >= limit and not chunk.endswith(b"\n" if isinstance(chunk, bytes) else "\n"):
-            raise TranscriptError(n, f"the line is longer than {MAX_LINE} characters")
+            raise TranscriptError(n, _("the line is longer than {count} characters").format(count=MAX_LINE))
         if isinstance(chunk, bytes):
             try:
                 chunk = chunk.decode("utf-8")
             except UnicodeDecodeError:
-                raise TranscriptError(n, "this is not UTF-8 text") from None
+                raise TranscriptError(n, _("this is not UTF-8 text")) from None
         yield chunk
 
 
 def _check_given(given: Given, record) -> None:
     if given.game is not None and given.game != record.game.name:
-        raise UsageConflict(f"--game {given.game} contradicts the transcript's game {record.game.name}")
+        # TRANSLATORS: {given} and {game} are games' names as --game takes them ("calculation")
+        raise UsageConflict(_("--game {given} contradicts the transcript's game {game}").format(
+            given=given.game, game=record.game.name))
     if given.deal is not None and given.deal != record.deal.text:
-        raise UsageConflict(f"--seed {given.deal} contradicts the transcript's deal {record.deal}")
+        raise UsageConflict(_("--seed {given} contradicts the transcript's deal {deal}").format(
+            given=given.deal, deal=record.deal))
     if given.rules:
         options = record.game.rules_options(record.rules)
         for key, value in given.rules.items():
             if options.get(key) != value:
-                raise UsageConflict(f"--{key} {value} contradicts the transcript's {key}: {options.get(key)}")
+                # TRANSLATORS: {key} is a rule option's name, {given} and {value} its values, as transcripts write them
+                raise UsageConflict(_("--{key} {given} contradicts the transcript's {key}: {value}").format(
+                    key=key, given=value, value=options.get(key)))
+

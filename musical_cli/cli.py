@@ -16,6 +16,7 @@ from . import __version__, i18n
 from .deals import DealNumber, DealNumberError, parse_deal_range, random_deal_number
 from .game import Game, NotAvailable, Outcome, RulesError
 from .games import DEFAULT_GAME, GAMES, game_named, rule_flags
+from .i18n import N_, _, ngettext, pgettext
 
 if TYPE_CHECKING:  # the record is opened only by the shell, once its prompt shows (SQLite is slow to start)
     from .record import Recorder
@@ -48,7 +49,9 @@ from .results import (  # noqa: F401  (the exit statuses: the man page's EXIT ST
     standing,
 )
 
+PROG = "musical"  # the program's name, before its messages on standard error
 SUBCOMMANDS = ("deal", "verify", "replay", "solve", "stats", "history", "review")
+
 
 
 class UsageError(Exception):
@@ -79,7 +82,7 @@ def _positive_float(text: str) -> float:
     except ValueError:
         value = -1.0
     if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
+        raise argparse.ArgumentTypeError(_("{text} is not a number of seconds above 0").format(text=repr(text)))
     return value
 
 
@@ -89,7 +92,8 @@ def _node_count(text: str) -> int:
     except ValueError:
         value = 0
     if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of search nodes (a whole number above 0)")
+        raise argparse.ArgumentTypeError(
+            _("{text} is not a number of search nodes (a whole number above 0)").format(text=repr(text)))
     return value
 
 
@@ -98,7 +102,8 @@ def _game_name(text: str) -> str:
         return game_named(text).name
     except KeyError:
         known = ", ".join(repr(n) for n in sorted(GAMES))
-        raise argparse.ArgumentTypeError(f"no game {text!r} (choose from {known})") from None
+        raise argparse.ArgumentTypeError(
+            _("no game {name} (choose from {known})").format(name=repr(text), known=known)) from None
 
 
 def _dest(flag: str) -> str:
@@ -113,17 +118,20 @@ def _limit(text: str) -> int:
 
     n = whole_number(text)
     if n is None:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 1 up")
+        raise argparse.ArgumentTypeError(_("{text} is not a whole number from 1 up").format(text=repr(text)))
     return n
 
 
 def _add_rules(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", type=_game_name, default=None, metavar="GAME",
-                   help=f"the game: {', '.join(GAMES)} (default {DEFAULT_GAME.name})")
-    # One flag per rule option that some game declares; a flag two games share is one flag.
+                   help=_("the game: {games} (default {default})").format(games=", ".join(GAMES),
+                                                                          default=DEFAULT_GAME.name))
+    # One flag per rule option that some game declares; a flag two games share is one flag. The
+    # titles and the options' help are the games' words, marked where the games declare them.
     for flag, owners in rule_flags().items():
         first = owners[0][1]
-        text = "; ".join(f"{g.title}: {o.help}" for g, o in owners)
+        # argparse reads a help text as a %-format: a % in the words (a translation's) is doubled
+        text = "; ".join(f"{_(g.title)}: {_(o.help)}" for g, o in owners).replace("%", "%%")
         if first.metavar is None:
             p.add_argument(flag, dest=_dest(flag), action="store_const", const=first.const, default=None,
                            help=text)
@@ -140,8 +148,37 @@ def _given_flags(args: argparse.Namespace) -> dict[str, str]:
 # Where a node limit's answer may differ: Musical's portfolio gives its local search (Python in
 # both installs) a share of the nodes that depends on whether the exact search runs in C
 # (games/musical/solver.py, CORE_SIDE_SCALE). The other games' searches are the same node for node.
-NODES_CAVEAT = ("with the same install: in Musical, one with the C core and one without may "
-                "differ, as the core gives the local search fewer of the nodes")
+NODES_CAVEAT = N_("with the same install: in Musical, one with the C core and one without may "
+                  "differ, as the core gives the local search fewer of the nodes")
+
+# argparse's own words: i18n.use() has argparse take them from this catalog, and they are marked
+# here so that the catalog keeps them (the catalogs are extracted from this package only). The
+# ones a user can meet, as Python 3.11's argparse words them ("optional arguments" is 3.10's
+# "options"); the errors only a programmer's mistake raises are left in English.
+ARGPARSE_WORDS = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("optional arguments"),
+    N_("show this help message and exit"),
+    N_("%(prog)s: error: %(message)s\n"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("unrecognized arguments: %s"),
+    N_("not allowed with argument %s"),
+    N_("ignored explicit argument %r"),
+    N_("the following arguments are required: %s"),
+    N_("one of the arguments %s is required"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    ngettext("expected %s argument", "expected %s arguments", 1),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("unexpected option string: %s"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("can't open '%(filename)s': %(error)s"),
+)
+
 
 
 class _Parser(argparse.ArgumentParser):
@@ -154,115 +191,123 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> _Parser:
+    # Built when it is used, after i18n.use(): its words are in the language in use.
     parser = _Parser(
         prog="musical",
-        description="Musical (Betsy Ross) patience: play at a prompt, or feed commands on standard "
-                    "input (batch mode). See musical(1).",
+        description=_("Musical (Betsy Ross) patience: play at a prompt, or feed commands on standard "
+                      "input (batch mode). See musical(1)."),
     )
-    parser.add_argument("--version", action="version", version=f"musical {__version__}")
+    parser.add_argument("--version", action="version", version=f"musical {__version__}",
+                        help=_("show program's version number and exit"))
     parser.add_argument("--seed", metavar="N", type=_deal_number,
-                        help="play deal N (1 up to 10^20, or msN); default: a random deal, shown at once")
+                        help=_("play deal N (1 up to 10^20, or msN); default: a random deal, shown at once"))
     parser.add_argument("--ascii", action=argparse.BooleanOptionalAction, default=None,
-                        help="letters (AC, TD) instead of suit symbols")
+                        help=_("letters (AC, TD) instead of suit symbols"))
     parser.add_argument("--resume", action="store_true",
-                        help="go on with the unfinished game of the record, where it was left")
+                        help=_("go on with the unfinished game of the record, where it was left"))
     parser.add_argument("--winnable", action="store_true",
-                        help="a random deal the solver proves winnable under the rules given")
+                        help=_("a random deal the solver proves winnable under the rules given"))
     parser.add_argument("--difficulty", metavar="D", choices=("easy", "medium", "hard", "lost"),
-                        help="a random deal of this rating: easy, medium, hard, lost (docs/difficulty.md)")
+                        help=_("a random deal of this rating: easy, medium, hard, lost (docs/difficulty.md)"))
     parser.add_argument("--coach", action=argparse.BooleanOptionalAction, default=None,
-                        help="the live coach: the status line says whether the game can still be won")
+                        help=_("the live coach: the status line says whether the game can still be won"))
     parser.add_argument("--no-config", action="store_true",
-                        help="read no settings file and write none: every setting at its default")
+                        help=_("read no settings file and write none: every setting at its default"))
     parser.add_argument("--no-record", action="store_true",
-                        help="keep no record of this shell's games (also MUSICAL_NO_RECORD=1)")
+                        help=_("keep no record of this shell's games (also MUSICAL_NO_RECORD=1)"))
     _add_rules(parser)
     sub = parser.add_subparsers(dest="command", metavar="SUBCOMMAND", prog="musical")
+    transcript_file = _("a transcript, - for standard input, or @ID for a recorded game")
+    letters = _("letters instead of suit symbols")
+    one_json = _("print one JSON object")
+    deal_or_range = _("a deal number (1 up to 10^20, or msN), or a range of them A-B")
 
-    p = sub.add_parser("deal", help="print the opening layout of deals",
-                       description="Print the opening layout of each deal named: N is deal N, A-B the "
-                                   "deals A to B.")
-    p.add_argument("deals", nargs="+", metavar="N|A-B", type=_deal_range,
-                   help="a deal number (1 up to 10^20, or msN), or a range of them A-B")
-    p.add_argument("--json", action="store_true", help="one JSON object a line")
-    p.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
+    p = sub.add_parser("deal", help=_("print the opening layout of deals"),
+                       description=_("Print the opening layout of each deal named: N is deal N, A-B the "
+                                     "deals A to B."))
+    p.add_argument("deals", nargs="+", metavar="N|A-B", type=_deal_range, help=deal_or_range)
+    p.add_argument("--json", action="store_true", help=_("one JSON object a line"))
+    p.add_argument("--ascii", action="store_true", help=letters)
     _add_rules(p)
 
-    p = sub.add_parser("verify", help="check a transcript: legal? won?",
-                       description="Check that every move of a transcript is legal, and say whether "
-                                   "the game is won (exit status 0 won, 1 not won, 3 illegal).")
-    p.add_argument("file", metavar="FILE", help="a transcript, - for standard input, or @ID for a recorded game")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
+    p = sub.add_parser("verify", help=_("check a transcript: legal? won?"),
+                       description=_("Check that every move of a transcript is legal, and say whether "
+                                     "the game is won (exit status 0 won, 1 not won, 3 illegal)."))
+    p.add_argument("file", metavar="FILE", help=transcript_file)
+    p.add_argument("--json", action="store_true", help=one_json)
+    p.add_argument("--ascii", action="store_true", help=letters)
 
-    p = sub.add_parser("replay", help="show a transcript's game move by move",
-                       description="Show a transcript's game position by position, then its verdict; "
-                                   "on a terminal, step through it with Enter, b, a move number, e and q.")
-    p.add_argument("file", metavar="FILE", help="a transcript, - for standard input, or @ID for a recorded game")
-    p.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
+    p = sub.add_parser("replay", help=_("show a transcript's game move by move"),
+                       description=_("Show a transcript's game position by position, then its verdict; "
+                                     "on a terminal, step through it with Enter, b, a move number, e and q."))
+    p.add_argument("file", metavar="FILE", help=transcript_file)
+    p.add_argument("--ascii", action="store_true", help=letters)
 
-    p = sub.add_parser("review", help="each move of a game with its verdict, and the move that lost it",
-                       description="Review a game: each move with the solver's verdict before and after it, "
-                                   "the moves that lost a winnable game, or that it was lost from the deal.")
-    p.add_argument("file", metavar="FILE", help="a transcript, - for standard input, or @ID for a recorded game")
-    p.add_argument("--json", action="store_true", help="one JSON object a move, then a summary object")
+    p = sub.add_parser("review", help=_("each move of a game with its verdict, and the move that lost it"),
+                       description=_("Review a game: each move with the solver's verdict before and after it, "
+                                     "the moves that lost a winnable game, or that it was lost from the deal."))
+    p.add_argument("file", metavar="FILE", help=transcript_file)
+    p.add_argument("--json", action="store_true", help=_("one JSON object a move, then a summary object"))
 
-    p = sub.add_parser("solve", help="decide whether a deal (or a transcript's end) can be won",
-                       description="Decide whether a deal, or the position at the end of a transcript, "
-                                   "can be won, and print a winning game as a transcript when it can.")
-    p.add_argument("file", metavar="FILE", nargs="?", help="solve the position at the end of this transcript")
-    p.add_argument("--seed", metavar="N", type=_deal_number, help="the deal to solve")
+    p = sub.add_parser("solve", help=_("decide whether a deal (or a transcript's end) can be won"),
+                       description=_("Decide whether a deal, or the position at the end of a transcript, "
+                                     "can be won, and print a winning game as a transcript when it can."))
+    p.add_argument("file", metavar="FILE", nargs="?", help=_("solve the position at the end of this transcript"))
+    p.add_argument("--seed", metavar="N", type=_deal_number, help=_("the deal to solve"))
     p.add_argument("--budget", metavar="SECONDS", type=_positive_float, default=None,
-                   help="give up with 'unknown' after this long (default 60; none with --nodes)")
+                   help=_("give up with 'unknown' after this long (default 60; none with --nodes)"))
     p.add_argument("--nodes", metavar="N", type=_node_count, default=None,
-                   help="give up with 'unknown' after N search nodes: the same answer on every "
-                        f"machine, however loaded, {NODES_CAVEAT}")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+                   # TRANSLATORS: {caveat} is "with the same install: in Musical, one with the C core ..."
+                   help=_("give up with 'unknown' after N search nodes: the same answer on every "
+                          "machine, however loaded, {caveat}").format(caveat=_(NODES_CAVEAT)))
+    p.add_argument("--json", action="store_true", help=one_json)
     _add_rules(p)
 
-    p = sub.add_parser("stats", help="how winnable the game is over many deals",
-                       description="Solve (or, with --player blind, play) many deals and report how many "
-                                   "are won, lost or undecided, and how long they took: N is deal N, A-B "
-                                   "the deals A to B (give as many as you like); the figures of your own "
-                                   "games are 'musical history --stats'.")
-    p.add_argument("deals", nargs="*", metavar="N|A-B", type=_deal_range,
-                   help="a deal number (1 up to 10^20, or msN), or a range of them A-B")
+    p = sub.add_parser("stats", help=_("how winnable the game is over many deals"),
+                       description=_("Solve (or, with --player blind, play) many deals and report how many "
+                                     "are won, lost or undecided, and how long they took: N is deal N, A-B "
+                                     "the deals A to B (give as many as you like); the figures of your own "
+                                     "games are 'musical history --stats'."))
+    p.add_argument("deals", nargs="*", metavar="N|A-B", type=_deal_range, help=deal_or_range)
     p.add_argument("--workers", metavar="W", type=int, default=None,
-                   help="parallel processes (default: one per core)")
+                   help=_("parallel processes (default: one per core)"))
     p.add_argument("--budget", metavar="SECONDS", type=_positive_float, default=None,
-                   help="per deal, before it counts as unknown (default 10; none with --nodes)")
+                   help=_("per deal, before it counts as unknown (default 10; none with --nodes)"))
     p.add_argument("--nodes", metavar="N", type=_node_count, default=None,
-                   help="per deal, search nodes before it counts as unknown: the same results on "
-                        f"every machine, however loaded, {NODES_CAVEAT}")
+                   # TRANSLATORS: {caveat} is "with the same install: in Musical, one with the C core ..."
+                   help=_("per deal, search nodes before it counts as unknown: the same results on "
+                          "every machine, however loaded, {caveat}").format(caveat=_(NODES_CAVEAT)))
     p.add_argument("--player", choices=("solver", "blind"), default=None,
-                   help="'solver' sees the stock order (default); 'blind' plays each deal seeing "
-                        "only what a player sees (for games whose stock stays hidden)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+                   help=_("'solver' sees the stock order (default); 'blind' plays each deal seeing "
+                          "only what a player sees (for games whose stock stays hidden)"))
+    p.add_argument("--json", action="store_true", help=one_json)
     p.add_argument("--out", metavar="FILE", default=None,
-                   help="append one JSON line per deal to FILE; run again to resume")
+                   help=_("append one JSON line per deal to FILE; run again to resume"))
     p.add_argument("--from", dest="from_files", metavar="FILE", action="append", default=None,
-                   help="report on results files (repeatable) without solving")
+                   help=_("report on results files (repeatable) without solving"))
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT", default=None,
-                   help="run on this Dask scheduler's workers (pip install 'musical-cli[cluster]')")
+                   help=_("run on this Dask scheduler's workers (pip install 'musical-cli[cluster]')"))
     _add_rules(p)
 
-    p = sub.add_parser("history", help="the games of the record, and the player's figures",
-                       description="List the games of the player's record, newest first; with --stats, "
-                                   "the player's figures; with --export, write them out as transcripts.")
+    p = sub.add_parser("history", help=_("the games of the record, and the player's figures"),
+                       description=_("List the games of the player's record, newest first; with --stats, "
+                                     "the player's figures; with --export, write them out as transcripts."))
     p.add_argument("count", nargs="?", metavar="N", type=_limit, default=None,
-                   help="the N newest games, as the shell's 'history N' (the same as --limit N)")
-    p.add_argument("--game", type=_game_name, default=None, metavar="GAME", help="only this game")
+                   help=_("the N newest games, as the shell's 'history N' (the same as --limit N)"))
+    p.add_argument("--game", type=_game_name, default=None, metavar="GAME", help=_("only this game"))
     p.add_argument("--limit", metavar="N", type=_limit, default=None,
-                   help=f"the N newest games (default: {HISTORY_DEFAULT} listed, all exported)")
+                   help=_("the N newest games (default: {count} listed, all exported)").format(count=HISTORY_DEFAULT))
     p.add_argument("--stats", action="store_true",
-                   help="per game and rule set: played, won, win %%, streaks, fewest moves, time played")
-    p.add_argument("--export", metavar="DIR", help="write one transcript a game into DIR")
-    p.add_argument("--json", action="store_true", help="one JSON object a line")
-    # The usage and the epilog name every subcommand, as the parser has them.
+                   help=_("per game and rule set: played, won, win %%, streaks, fewest moves, time played"))
+    p.add_argument("--export", metavar="DIR", help=_("write one transcript a game into DIR"))
+    p.add_argument("--json", action="store_true", help=_("one JSON object a line"))
+    # The usage and the epilog name every subcommand, as the parser has them; the usage's second
+    # line stands under the first, after argparse's "usage: " in the language in use.
     parser.subcommands = dict(sub.choices)
     names = list(sub.choices)
-    parser.usage = f"musical [options]\n       musical {{{','.join(names)}}} ..."
-    parser.epilog = f"Subcommands: {', '.join(names)} ('musical SUBCOMMAND --help')."
+    parser.usage = (_("musical [options]") + "\n" + " " * len(_("usage: "))
+                    + f"musical {{{','.join(names)}}} ...")
+    parser.epilog = _("Subcommands: {names} ('musical SUBCOMMAND --help').").format(names=", ".join(names))
     return parser
 
 
@@ -274,9 +319,13 @@ def _rules(game: Game, args: argparse.Namespace, settings: Settings | None = Non
     for flag, value in _given_flags(args).items():
         option = next((o for g, o in flags[flag] if g is game), None)
         if option is None:
-            owners = " and ".join(g.name for g, _ in flags[flag])
-            chosen = "" if args.game or settings is None else f" (the game of {settings.source}; --game says another)"
-            raise UsageError(f"{flag} is a rule option of {owners}; this game is {game.name}{chosen}")
+            owners = _and([g.name for g, o in flags[flag]])
+            chosen = "" if args.game or settings is None else _(
+                # TRANSLATORS: {file} is the settings file, as ~/.config/musical/config.toml
+                " (the game of {file}; --game says another)").format(file=settings.source)
+            # TRANSLATORS: {owners} are games' names as --game takes them ("calculation"); so is {game}
+            raise UsageError(_("{flag} is a rule option of {owners}; this game is {game}{chosen}").format(
+                flag=flag, owners=owners, game=game.name, chosen=chosen))
         given[option.name] = value
     try:
         rules = game.rules_from_options(given)
@@ -285,8 +334,18 @@ def _rules(game: Game, args: argparse.Namespace, settings: Settings | None = Non
     if settings is not None:
         from .settings import combine
 
-        rules, _ = combine(game, given, settings.options_for(game))
+        rules, left_out = combine(game, given, settings.options_for(game))
     return rules, {k: game.rules_options(rules)[k] for k in given}
+
+
+def _and(words: Sequence[str]) -> str:
+    """Words joined by "and": "a and b", "a and b and c"."""
+    joined = words[0] if words else ""
+    for word in words[1:]:
+        # TRANSLATORS: two words (file names, games' names as --game takes them) joined by "and"
+        joined = _("{some} and {other}").format(some=joined, other=word)
+    return joined
+
 
 
 # Every symbol the program prints outside --ascii: the suits and the status line's middle dot.
@@ -370,7 +429,7 @@ def _settings(args: argparse.Namespace) -> Settings | None:
     if not args.no_config and sys.stdin.isatty() and sys.stdout.isatty():
         settings, problems = load()
         for text in problems:
-            print(f"musical: {text}", file=sys.stderr)
+            _complain(text)
     chosen = settings or Settings()
     args.coach = chosen.coach if args.coach is None else args.coach
     args.ascii = chosen.ascii if args.ascii is None else args.ascii
@@ -394,7 +453,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         from . import advice
 
         if args.seed is not None or args.resume or args.winnable:
-            raise UsageError("--difficulty chooses the deal: give no --seed, --winnable or --resume with it")
+            raise UsageError(_("--difficulty chooses the deal: give no --seed, --winnable or --resume with it"))
         why = advice.no_rated_deal(game, rules, args.difficulty)
         bar = _ProgressLine(sys.stderr) if sys.stderr.isatty() and not why else None
         try:
@@ -411,7 +470,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         from . import advice
 
         if args.seed is not None or args.resume:
-            raise UsageError("--winnable chooses the deal: give no --seed or --resume with it")
+            raise UsageError(_("--winnable chooses the deal: give no --seed or --resume with it"))
         deal = advice.winnable_deal(game, rules, random_deal_number)
         if deal is None:
             raise FileError(advice.no_winnable_deal(game, rules))
@@ -447,7 +506,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             problem = recorder.resume_at_start()
             if problem is not None:
                 recorder.close()
-                print(f"musical: {problem}", file=sys.stderr)
+                _complain(problem)
                 return EXIT_USAGE
         return shell.run()
     from .batch import Given, UsageConflict, read_lines, run_batch
@@ -466,21 +525,22 @@ def _check_resume(args: argparse.Namespace, given_rules: dict[str, str], interac
     from .record import recording_refused
 
     if not interactive:
-        raise UsageError("--resume is for the interactive shell; batch mode keeps no record "
-                         "('musical replay @ID' shows a recorded game)")
+        raise UsageError(_("--resume is for the interactive shell; batch mode keeps no record "
+                           "('musical replay @ID' shows a recorded game)"))
     if args.seed is not None or given_rules or args.game is not None:
-        raise UsageError("--resume goes on with a recorded game, with its own deal and rules: "
-                         "give no --seed, --game or rule option with it")
+        raise UsageError(_("--resume goes on with a recorded game, with its own deal and rules: "
+                           "give no --seed, --game or rule option with it"))
     refused = recording_refused(args.no_record)
     if refused:
-        raise UsageError(f"--resume goes on with a recorded game; {refused} keeps no record")
+        # TRANSLATORS: {what} is what turned the record off: "--no-record" or "MUSICAL_NO_RECORD"
+        raise UsageError(_("--resume goes on with a recorded game; {what} keeps no record").format(what=refused))
 
 
 def cmd_deal(args: argparse.Namespace) -> int:
     from . import advice
 
     game = game_named(args.game) if args.game else DEFAULT_GAME
-    rules, _ = _rules(game, args)
+    rules, given = _rules(game, args)
     ascii = _ascii(args, sys.stdout)
     out = sys.stdout
     # A rating can take the solver seconds (a lost or undecided deal): only a few deals are rated,
@@ -500,7 +560,8 @@ def cmd_deal(args: argparse.Namespace) -> int:
                 # shell breaks long lines, at the terminal's width (80 for a pipe or a file)
                 emit(wrap_fragments(opening_text(game, deal, state, ascii), _out_width()), out)
                 if rated is not None:
-                    out.write(f"difficulty: {rated}\n")
+                    # TRANSLATORS: {rating} stays English, as --difficulty takes it: easy, medium, hard, lost, unknown
+                    out.write(_("difficulty: {rating}").format(rating=rated) + "\n")
     return 0
 
 
@@ -525,7 +586,8 @@ def _read_transcript(path: str):
     try:
         data = read_limited(path, MAX_BYTES)
     except OSError as e:
-        raise FileError(f"cannot read {path}: {e.strerror or e}") from None
+        # TRANSLATORS: {reason} is the system's, in English: "No such file or directory"
+        raise FileError(_("cannot read {path}: {reason}").format(path=path, reason=e.strerror or e)) from None
     try:
         return read_bytes(data)
     except TranscriptError as e:
@@ -560,7 +622,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
     t = _read_transcript(args.file)
     ascii = _ascii(args, sys.stdout)
-    status, text, _ = _verdict(t, ascii)
+    status, text, record_json = _verdict(t, ascii)
     if isinstance(t, TranscriptError):
         print(f"{args.file}: {text}" if args.file != "-" else text, file=sys.stderr)
         return status
@@ -632,9 +694,15 @@ def _replay_on_terminal(record, states: list, status: int, verdict: str, ascii: 
                 seen_end = True
                 print(verdict)
         if n == last:
-            where = f"move {n} of {last}, the end{sep}Enter quits, b back, N go to move N"
+            # TRANSLATORS: the replay's prompt at the game's end; Enter, b and N are the keys (N a move's
+            # number), the same in every language; {sep} is " · "
+            where = _("move {n} of {last}, the end{sep}Enter quits, b back, N go to move N").format(
+                n=n, last=last, sep=sep)
         else:
-            where = f"move {n} of {last}{sep}Enter next, b back, N go to move N, e end, q quit"
+            # TRANSLATORS: the replay's prompt; Enter, b, N, e and q are the keys (N a move's number), the
+            # same in every language; {sep} is " · "
+            where = _("move {n} of {last}{sep}Enter next, b back, N go to move N, e end, q quit").format(
+                n=n, last=last, sep=sep)
         try:
             answer = prompt.prompt(f"{note}{where}: ")
         except EOFError:
@@ -651,12 +719,12 @@ def _replay_on_terminal(record, states: list, status: int, verdict: str, ascii: 
         elif len(answer.lstrip("0")) <= len(str(last)) and int(answer) <= last:
             n = int(answer)
         else:
-            note = f"there is no move {answer}: the moves are 0 to {last}\n"
+            note = _("there is no move {answer}: the moves are 0 to {last}").format(answer=answer, last=last) + "\n"
     if seen_end:
         if n != last:  # the verdict is the last word, as in batch mode
             print(verdict)
         return status
-    print(f"stopped at move {n} of {last}")
+    print(_("stopped at move {n} of {last}").format(n=n, last=last))
     return EXIT_UNKNOWN
 
 
@@ -666,18 +734,19 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     if args.file is not None:
         if args.seed is not None or args.game is not None or _given_flags(args):
-            raise UsageError("give either a transcript FILE or --seed/--game and rule options, not both")
+            raise UsageError(_("give either a transcript FILE or --seed/--game and rule options, not both"))
         t = _read_transcript(args.file)
-        status, text, _ = _verdict(t)
+        status, text, record_json = _verdict(t)
         if status == EXIT_INVALID:
             print(f"{args.file}: {text}", file=sys.stderr)
             return EXIT_INVALID
         record, state = t.record, t.final
     else:
         if args.seed is None:
-            raise UsageError("which deal? give --seed N or a transcript FILE")
+            raise UsageError(_("which deal? give --seed N or a transcript FILE"))
         game = game_named(args.game) if args.game else DEFAULT_GAME
-        rules, _ = _rules(game, args)
+        rules, given = _rules(game, args)
+
         record = GameRecord(game, args.seed, rules)
         state = record.start()
     progress = _ProgressLine(sys.stderr) if sys.stderr.isatty() else None
@@ -708,14 +777,30 @@ def cmd_solve(args: argparse.Namespace) -> int:
 def _solve_sentence(solution: Any, args: argparse.Namespace, deal: Any) -> str:
     """``musical solve``'s answer on a terminal when there is no line to print: the result word
     first, as a pipe gets it, then what was proven, or what ran out."""
-    what = f"the position at the end of {args.file}" if args.file is not None else f"deal {deal}"
-    searched = f"{solution.nodes:,} position{'' if solution.nodes == 1 else 's'}"
+    # The result word ("lost: ", "unknown: ") stays the one a pipe gets; what follows is translated.
+    nodes = solution.nodes
     if solution.result == "lost":
-        return f"lost: {what} cannot be won (proven; {searched} searched)"
+        if args.file is not None:
+            # TRANSLATORS: {file} is a transcript's file name
+            proven = ngettext("the position at the end of {file} cannot be won (proven; {n:,} position searched)",
+                              "the position at the end of {file} cannot be won (proven; {n:,} positions searched)",
+                              nodes).format(file=args.file, n=nodes)
+        else:
+            proven = ngettext("deal {deal} cannot be won (proven; {n:,} position searched)",
+                              "deal {deal} cannot be won (proven; {n:,} positions searched)",
+                              nodes).format(deal=deal, n=nodes)
+        return "lost: " + proven
     if args.nodes is not None and solution.nodes >= args.nodes:
-        return f"unknown: no win found and no loss proven in {searched}; a larger --nodes searches further"
-    return (f"unknown: no win found and no loss proven in {solution.seconds:.0f} s ({searched}); "
-            "a larger --budget searches longer")
+        return "unknown: " + ngettext(
+            "no win found and no loss proven in {n:,} position; a larger --nodes searches further",
+            "no win found and no loss proven in {n:,} positions; a larger --nodes searches further",
+            nodes).format(n=nodes)
+    return "unknown: " + ngettext(
+        # TRANSLATORS: {seconds:.0f} s is a time in seconds
+        "no win found and no loss proven in {seconds:.0f} s ({n:,} position); a larger --budget searches longer",
+        "no win found and no loss proven in {seconds:.0f} s ({n:,} positions); a larger --budget searches longer",
+        nodes).format(seconds=solution.seconds, n=nodes)
+
 
 
 class _ProgressLine:
@@ -767,7 +852,8 @@ def cmd_review(args: argparse.Namespace) -> int:
         return EXIT_INVALID
     record = t.record
     if "solver" not in record.game.players:
-        raise NotAvailable(f"{record.game.title} has no solver yet: no review")
+        # TRANSLATORS: {game} is a game's title: "Calculation"
+        raise NotAvailable(_("{game} has no solver yet: no review").format(game=_(record.game.title)))
     states = list(record.states())
     bar = _ProgressLine(sys.stderr) if sys.stderr.isatty() else None
     try:
@@ -803,11 +889,12 @@ def cmd_stats(args: argparse.Namespace) -> int:
                                           ("--player", args.player), ("--game", args.game),
                                           *_given_flags(args).items()) if value]
         if given:
-            raise UsageError(f"--from reports on the files as they are: {given[0]} goes with a run, "
-                             "not with --from")
+            # TRANSLATORS: {given} is an option or argument of the command line: "--out", "N|A-B"
+            raise UsageError(_("--from reports on the files as they are: {given} goes with a run, "
+                               "not with --from").format(given=given[0]))
     elif not args.deals:
-        raise UsageError("which deals? give N or A-B (or --from FILE to report on a results file); "
-                         "your own games' figures are 'musical history --stats'")
+        raise UsageError(_("which deals? give N or A-B (or --from FILE to report on a results file); "
+                           "your own games' figures are 'musical history --stats'"))
     # Ctrl-C, pressed any number of times, only asks the run to stop: the report still comes, then
     # exit status 130; presses after that are ignored until the program exits.
     with catching_interrupts(then_ignore=True) as interrupts:
@@ -827,33 +914,38 @@ def _stats_report(args: argparse.Namespace):
     if args.from_files:
         return report_from_files(args.from_files, GAMES)
     game = game_named(args.game) if args.game else DEFAULT_GAME
-    rules, _ = _rules(game, args)
+    rules, given = _rules(game, args)
     player = args.player or "solver"
     if args.workers is not None and args.workers < 1:
-        raise UsageError("--workers must be 1 or more")
+        raise UsageError(_("--workers must be 1 or more"))
     if args.workers is not None and args.scheduler:
-        raise UsageError("--workers is for this machine; with --scheduler the cluster's workers run the deals")
+        raise UsageError(_("--workers is for this machine; with --scheduler the cluster's workers run the deals"))
     if player not in game.players:
+        title = _(game.title)
         if player == "blind" and "solver" in game.players:
-            raise UsageError(f"--player blind is for games whose stock stays hidden; {game.title}'s "
-                             "is seen after the first pass")
-        raise NotAvailable(f"{game.title} has no {player} yet" if player == "solver"
-                           else f"{game.title} has no {player} player yet")
+            # TRANSLATORS: {game} is a game's title: "Crazy Quilt"
+            raise UsageError(_("--player blind is for games whose stock stays hidden; {game}'s "
+                               "is seen after the first pass").format(game=title))
+        if player == "solver":
+            raise NotAvailable(_("{game} has no solver yet").format(game=title))
+        raise NotAvailable(_("{game} has no blind player yet").format(game=title))
     if args.nodes is not None and player == "blind":
-        raise UsageError("--nodes limits the solver's search; the blind player's effort is fixed "
-                         "(its rollouts), the same on every machine")
+        raise UsageError(_("--nodes limits the solver's search; the blind player's effort is fixed "
+                           "(its rollouts), the same on every machine"))
     deals = list(dict.fromkeys(d for group in args.deals for d in group))  # a deal named twice runs once
     results = None
     todo = deals
     if args.out is not None:
         results = ResultsFile(args.out, run_key(game, rules, player))
         if results.torn:
-            print(f"musical: {args.out}: its last line was cut short (a run stopped while writing it); "
-                  "that deal is done again", file=sys.stderr)
+            _complain(_("{file}: its last line was cut short (a run stopped while writing it); "
+                        "that deal is done again").format(file=args.out))
         todo = [d for d in deals if d.text not in results.results]
         if len(todo) < len(deals):
-            print(f"musical: {args.out} already holds {len(deals) - len(todo)} of these deals; "
-                  f"{plural(len(todo), 'deal')} to go", file=sys.stderr)
+            held = len(deals) - len(todo)
+            # TRANSLATORS: {deals} is a count of deals: "3 deals"
+            _complain(_("{file} already holds {n} of these deals; {deals} to go").format(
+                file=args.out, n=held, deals=plural(len(todo), "deal")))
     on_result = results.add if results is not None else None
     run = partial(run_stats, todo, rules, workers=args.workers,
                   budget=_budget(args, 10.0), game=game, player=player, nodes=args.nodes)
@@ -889,9 +981,13 @@ def _with_progress(args: argparse.Namespace, player: str, todo: list, run, on_re
     from prompt_toolkit.shortcuts import ProgressBar
     from prompt_toolkit.shortcuts.progress_bar.base import ProgressBarCounter
 
-    verb = "playing" if player == "blind" else "solving"
-    with ProgressBar(title=f"{verb} {plural(len(todo), 'deal')}", output=create_output(stdout=sys.stderr)) as bar:
-        counter: ProgressBarCounter[object] = bar(label="deals", total=len(todo))
+    deals = plural(len(todo), "deal")
+    # TRANSLATORS: {deals} is a count of deals: "40 deals"
+    title = _("playing {deals}").format(deals=deals) if player == "blind" else _("solving {deals}").format(deals=deals)
+    with ProgressBar(title=title, output=create_output(stdout=sys.stderr)) as bar:
+        # TRANSLATORS: the label of the progress bar of 'musical stats', before its count of deals done
+        counter: ProgressBarCounter[object] = bar(label=_("deals"), total=len(todo))
+
 
         def tick(result) -> None:
             if on_result is not None:
@@ -899,6 +995,13 @@ def _with_progress(args: argparse.Namespace, player: str, todo: list, run, on_re
             counter.item_completed()
 
         return run(on_result=tick)
+
+
+def _decimal(value: float, places: int) -> str:
+    """A number in a sentence, with the decimal mark of the language in use ("0.5"; "0,5" in
+    Russian). Tables keep the point, for their columns."""
+    # TRANSLATORS: the decimal mark of a number in a sentence ("0.5"): "," in Russian
+    return f"{value:.{places}f}".replace(".", pgettext("decimal mark", "."))
 
 
 def _print_stats(args: argparse.Namespace, report) -> None:
@@ -912,23 +1015,40 @@ def _print_stats(args: argparse.Namespace, report) -> None:
     def pct(k: int) -> str:
         return f"{k:>6} ({100 * k / n:5.1f}%)"
 
-    who = "" if report.player == "solver" else f", played by the {report.player} player"
-    source = f" (from {' and '.join(args.from_files)})" if args.from_files else ""
+    who = "" if report.player == "solver" else _(", played by the blind player")
+    # TRANSLATORS: {files} are the results files' names: "a.jsonl and b.jsonl"
+    source = _(" (from {files})").format(files=_and(args.from_files)) if args.from_files else ""
     # the name players know the variant by, then its options in full ("Persian Rug (redeals 1, ...)")
     rules = game.rules_from_options(report.options)
     lines = [f"{game.variant_title(rules)} ({rd}){who}, {plural(report.deals, 'deal')}{source}"
-             + (" (interrupted: the deals finished so far)" if report.interrupted else ""),
-             f"  won      {pct(report.won)}",
-             f"  lost     {pct(report.lost)}",
-             f"  unknown  {pct(report.unknown)}"]
+             + (_(" (interrupted: the deals finished so far)") if report.interrupted else "")]
+    # the labels in a column as wide as the longest of them
+    label = {"won": pgettext("stats", "won"), "lost": pgettext("stats", "lost"),
+             "unknown": pgettext("stats", "unknown"), "win rate": pgettext("stats", "win rate"),
+             "greedy": pgettext("stats", "greedy")}
+    column = max(len(word) for word in label.values()) + 1
+    row = {key: "  " + word.ljust(column) for key, word in label.items()}
+    lines += [row["won"] + pct(report.won), row["lost"] + pct(report.lost), row["unknown"] + pct(report.unknown)]
     low, high = report.interval
-    lines.append(f"  win rate 95% interval {100 * low:.1f}% to {100 * high:.1f}% (Wilson; unknown deals "
-                 "counted as lost, then as won)")
+    # TRANSLATORS: {low} and {high} are percentages ("12.5"); "unknown" are the deals the solver left undecided
+    # xgettext: no-python-format
+    lines.append(row["win rate"] + _("95% interval {low}% to {high}% (Wilson; unknown deals counted as lost, "
+                                     "then as won)").format(low=_decimal(100 * low, 1), high=_decimal(100 * high, 1)))
     if game.has_greedy:
-        lines.append(f"  greedy   {pct(report.greedy_won)}  won by {game.greedy_text}")
-    total = "summed" if args.from_files else "in all"
-    lines.append(f"  seconds per deal: median {report.median:.3f}, 90th percentile {report.p90:.3f}, "
-                 f"max {report.max:.3f}; {report.seconds_total:.1f} {total}")
+        # TRANSLATORS: {strategy} is a game's greedy strategy: "always playing to the lowest foundation
+        # that takes a card"
+        won_by = _("won by {strategy}").format(strategy=_(game.greedy_text))
+        lines.append(row["greedy"] + pct(report.greedy_won) + "  " + won_by)
+    times = {"median": _decimal(report.median, 3), "p90": _decimal(report.p90, 3), "max": _decimal(report.max, 3),
+             "total": _decimal(report.seconds_total, 1)}
+    if args.from_files:
+        # TRANSLATORS: {total} is the deals' seconds added up, from the results files
+        lines.append(_("  seconds per deal: median {median}, 90th percentile {p90}, max {max}; "
+                       "{total} summed").format(**times))
+    else:
+        # TRANSLATORS: {total} is the run's seconds, from start to end
+        lines.append(_("  seconds per deal: median {median}, 90th percentile {p90}, max {max}; "
+                       "{total} in all").format(**times))
     # wrapped between words at the terminal's width, 80 columns in a pipe (as batch mode does),
     # each line's rest indented under its words
     width = shutil.get_terminal_size((80, 24)).columns if sys.stdout.isatty() else 80
@@ -948,14 +1068,15 @@ def cmd_history(args: argparse.Namespace) -> int:
     from .store import Store, StoreError, default_path
 
     if args.stats and args.export:
-        raise UsageError("give --stats or --export, not both")
+        raise UsageError(_("give --stats or --export, not both"))
     if args.count is not None:
         if args.limit is not None and args.limit != args.count:
-            raise UsageError(f"give N or --limit N, not both ({args.count} and --limit {args.limit})")
+            raise UsageError(_("give N or --limit N, not both ({count} and --limit {limit})").format(
+                count=args.count, limit=args.limit))
         args.limit = args.count
     try:
         if not default_path().exists():
-            print("no game recorded yet", file=sys.stderr if args.json else sys.stdout)
+            print(_("no game recorded yet"), file=sys.stderr if args.json else sys.stdout)
             return 0
         # Opened for writing only to bring an old file's schema up to date; no game is written.
         # Where it cannot be written (a read-only disk), it is read as it is.
@@ -977,16 +1098,20 @@ def cmd_history(args: argparse.Namespace) -> int:
             try:
                 paths = export(rows, store, Path(args.export).expanduser())
             except OSError as e:
-                raise FileError(f"cannot export to {args.export}: {e.strerror or e}") from None
-            print(f"exported {plural(len(paths), 'game')} to {args.export}")
+                # TRANSLATORS: {reason} is the system's, in English: "Permission denied"
+                raise FileError(_("cannot export to {dir}: {reason}").format(
+                    dir=args.export, reason=e.strerror or e)) from None
+            # TRANSLATORS: {games} is a count of games: "3 games"
+            print(_("exported {games} to {dir}").format(games=plural(len(paths), "game"), dir=args.export))
             return 0
     except StoreError as e:
         raise FileError(str(e)) from None
     finally:
         store.close()
     if not rows:
-        print("no game recorded yet" if args.game is None else f"no {args.game} game recorded yet",
-              file=sys.stderr if args.json else sys.stdout)
+        # TRANSLATORS: {game} is a game's name as --game takes it: "calculation"
+        print(_("no game recorded yet") if args.game is None else _("no {game} game recorded yet").format(
+            game=args.game), file=sys.stderr if args.json else sys.stdout)
         return 0
     width = _out_width()
     if args.stats:
@@ -996,7 +1121,10 @@ def cmd_history(args: argparse.Namespace) -> int:
     for text in lines:
         print(text)
     if not args.json and not args.stats and total > len(rows):
-        print(f"({total - len(rows)} older: --limit {total} lists them all)")
+        older = total - len(rows)
+        # TRANSLATORS: {n} games older than the ones listed; {total} is the count of every recorded game
+        print(ngettext("({n} older: --limit {total} lists them all)", "({n} older: --limit {total} lists them all)",
+                       older).format(n=older, total=total))
     return 0
 
 
@@ -1023,16 +1151,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_play(args)
         return COMMANDS[args.command](args)
     except UsageError as e:
-        # A subcommand's mistake shows that subcommand's usage, as argparse's own errors do.
+        # A subcommand's mistake shows that subcommand's usage, as argparse's own errors do, in
+        # argparse's words.
         own = parser.subcommand(args.command) if args.command else parser
         own.print_usage(sys.stderr)
-        print(f"{own.prog}: error: {e}", file=sys.stderr)
+        sys.stderr.write(_("%(prog)s: error: %(message)s\n") % {"prog": own.prog, "message": e})
         return EXIT_USAGE
     except (FileError, NotAvailable) as e:
-        print(f"musical: {e}", file=sys.stderr)
+        _complain(str(e))
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print("musical: interrupted", file=sys.stderr)
+        _complain(_("interrupted"))
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (e.g. `musical deal 1-1000 | head`): not an error worth a word.
@@ -1041,6 +1170,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as e:  # a user never sees a traceback; MUSICAL_DEBUG=1 shows it
         if os.environ.get("MUSICAL_DEBUG"):
             raise
-        print(f"musical: internal error: {type(e).__name__}: {e} (run with MUSICAL_DEBUG=1 for details "
-              "and please report it)", file=sys.stderr)
+        # TRANSLATORS: {kind} is the Python exception's name ("ValueError"), {error} its message, in English
+        _complain(_("internal error: {kind}: {error} (run with MUSICAL_DEBUG=1 for details "
+                    "and please report it)").format(kind=type(e).__name__, error=e))
         return EXIT_SOFTWARE
+
+
+def _complain(text: str) -> None:
+    """A line on standard error, after the program's name: "musical: cannot read x.txt: ..."."""
+    print(f"{PROG}: {text}", file=sys.stderr)

@@ -17,6 +17,7 @@ from concurrent.futures import Executor
 from typing import Any, TypeVar
 
 from . import __version__
+from .i18n import _
 
 CONNECT_TIMEOUT = "10s"
 ClientT = TypeVar("ClientT")  # Dask's Client, which this module imports only when it is used
@@ -53,9 +54,13 @@ def _connect(client_class: Callable[..., ClientT], address: str) -> ClientT:
         client: ClientT = box["client"]
         return client
     if thread.is_alive():
-        raise ClusterError(f"no answer from a Dask scheduler at {address} within {CONNECT_TIMEOUT}: "
-                           "is that the scheduler's address (tcp://HOST:8786 by default)?")
-    raise ClusterError(f"cannot reach a Dask scheduler at {address}: {box.get('error')}")
+        # TRANSLATORS: {address} is the scheduler's, tcp://HOST:PORT; {timeout} is Dask's time, "10s"
+        raise ClusterError(_("no answer from a Dask scheduler at {address} within {timeout}: "
+                             "is that the scheduler's address (tcp://HOST:8786 by default)?").format(
+            address=address, timeout=CONNECT_TIMEOUT))
+    # TRANSLATORS: {error} is Dask's, in English
+    raise ClusterError(_("cannot reach a Dask scheduler at {address}: {error}").format(
+        address=address, error=box.get("error")))
 
 
 def _seconds(text: str) -> float:
@@ -68,21 +73,26 @@ def cluster_executor(address: str) -> Iterator[tuple[Executor, int]]:
     try:
         from distributed import Client
     except ImportError:
-        raise ClusterError("--scheduler needs Dask's distributed package: pip install 'musical-cli[cluster]'") \
+        raise ClusterError(_("--scheduler needs Dask's distributed package: pip install 'musical-cli[cluster]'")) \
             from None
     client = _connect(Client, address)
     try:
         try:
             versions = client.run(_worker_version)
         except Exception as e:  # noqa: BLE001 - whatever a worker fails with, say it in one line
-            raise ClusterError(f"the Dask workers at {address} cannot run musical ({type(e).__name__}: {e}); "
-                               "install musical-cli on every worker") from None
+            # TRANSLATORS: {kind} is the Python exception's name, {error} its message, in English
+            raise ClusterError(_("the Dask workers at {address} cannot run musical ({kind}: {error}); "
+                                 "install musical-cli on every worker").format(
+                address=address, kind=type(e).__name__, error=e)) from None
         if not versions:
-            raise ClusterError(f"the Dask scheduler at {address} has no workers")
+            raise ClusterError(_("the Dask scheduler at {address} has no workers").format(address=address))
         other = sorted({v for v in versions.values() if v != __version__})
         if other:
-            raise ClusterError(f"the Dask workers at {address} run musical {', '.join(other)}, this is "
-                               f"musical {__version__}: install the same version everywhere")
+            # TRANSLATORS: {theirs} and {ours} are versions of musical: "0.9.0"
+            raise ClusterError(_("the Dask workers at {address} run musical {theirs}, this is "
+                                 "musical {ours}: install the same version everywhere").format(
+                address=address, theirs=", ".join(other), ours=__version__))
+
         threads = sum(client.nthreads().values()) or len(versions)
         executor = client.get_executor(pure=False)
         yield executor, threads

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from .game import Game, Outcome
 from .hand import Position, players_moves
+from .i18n import _, ngettext
 from .moves import Move
 from .render import plural
 
@@ -39,7 +40,17 @@ def standing(game: Game, final: Position, made: Sequence[Move]) -> Standing:
     shell's status line counts them (a card the game turns up by itself is no move)."""
     moves = players_moves(game, made)
     if game.outcome(final) is Outcome.WON:
-        return Standing(EXIT_WON, "won", f"won in {plural(moves, 'move')}")
+        # TRANSLATORS: {moves} is a count of moves: "142 moves"
+        return Standing(EXIT_WON, "won", _("won in {moves}").format(moves=plural(moves, "move")))
     left = game.cards_to_build(final)
-    return Standing(EXIT_NOT_WON, "not-won",
-                    f"legal, not won: after {plural(moves, 'move')}, {plural(left, 'card')} still to build")
+    to_build = ngettext("{n} card still to build", "{n} cards still to build", left).format(n=left)
+    # TRANSLATORS: {after} is "after 12 moves", {left} is "40 cards still to build"
+    text = _("legal, not won: {after}, {left}").format(after=after_moves(moves), left=to_build)
+    return Standing(EXIT_NOT_WON, "not-won", text)
+
+
+def after_moves(n: int) -> str:
+    """The words "after 12 moves", in the language in use: a count of its own, as Russian declines
+    it after its "после" ("после 12 ходов", where a count alone is "12 ходов")."""
+    return ngettext("after {n} move", "after {n} moves", n).format(n=n)
+

@@ -30,6 +30,7 @@ from typing import Any, Literal
 from .files import NoHomeError, atomic_write, config_dir, home, read_limited
 from .game import Game, RuleOption, RulesError
 from .games import DEFAULT_GAME, GAMES, game_named
+from .i18n import N_, _
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -75,21 +76,41 @@ class _Wrong(ValueError):
 @dataclass(frozen=True)
 class _Key:
     name: str
-    help: str  # the file's comment: what it does
-    values: str  # what it takes, in TOML: 'true or false'
+    # The file's comment, what it does: marked for the catalog, translated when it is written;
+    # {games} and {aliases} stand for the games' names.
+    help: str
+    values: Callable[[], str]  # what it takes, in TOML: 'true or false', in the language in use
     default: bool | str
     check: Callable[[object], bool | str]  # the value, or _Wrong
 
 
+def _true_or_false() -> str:
+    # TRANSLATORS: true and false are TOML's words, the same in every language
+    return _("true or false")
+
+
+def _want(values: str) -> _Wrong:
+    # TRANSLATORS: a value of the settings file is wrong; {values} are the ones it could be
+    return _Wrong(_("want {values}").format(values=values))
+
+
 def _boolean(value: object) -> bool:
     if not isinstance(value, bool):
-        raise _Wrong("want true or false")
+        raise _want(_true_or_false())
     return value
 
 
 def _quoted(words: tuple[str, ...] | list[str], last: str = "or") -> str:
+    """Values as TOML writes them, in a list that ends with "or" (``last`` "and": with "and")."""
     shown = [json.dumps(w) for w in words]
-    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} {last} {shown[-1]}"
+    if len(shown) == 1:
+        return shown[0]
+    some = ", ".join(shown[:-1])
+    if last == "and":
+        # TRANSLATORS: the end of a list of values: '"musical", "calculation" and "crazy-quilt"'
+        return _("{some} and {last}").format(some=some, last=shown[-1])
+    # TRANSLATORS: the end of a list of values: '"auto", "on" or "off"'
+    return _("{some} or {last}").format(some=some, last=shown[-1])
 
 
 def _game(value: object) -> str:
@@ -98,18 +119,18 @@ def _game(value: object) -> str:
             return game_named(value).name
     except KeyError:
         pass
-    raise _Wrong(f"want {_quoted(list(GAMES))}")
+    raise _want(_quoted(list(GAMES)))
 
 
 def _color(value: object) -> str:
     if value not in COLORS:
-        raise _Wrong(f"want {_quoted(COLORS)}")
+        raise _want(_quoted(COLORS))
     return str(value)
 
 
 def _language(value: object) -> str:
     if value != "" and value not in LANGUAGES:
-        raise _Wrong(f"want {_quoted(('', *LANGUAGES))}")
+        raise _want(_quoted(("", *LANGUAGES)))
     return str(value)
 
 
@@ -118,25 +139,30 @@ def _aliases() -> str:
 
 
 KEYS: dict[str, _Key] = {k.name: k for k in (
-    _Key("game", f"The game 'musical' starts with, as --game: {_quoted(list(GAMES))} "
-                 f"(or their other names: {_aliases()}).",
-         _quoted(list(GAMES)), DEFAULT_GAME.name, _game),
-    _Key("coach", "The live coach, as --coach or the shell's 'coach on': the status line says "
-                  "whether the game can still be won. true or false.",
-         "true or false", False, _boolean),
-    _Key("auto", "Safe moves play themselves: after each move of yours, the moves 'auto' would "
-                 "play. true or false.",
-         "true or false", False, _boolean),
-    _Key("ascii", "Letters (AC, TD) instead of suit symbols, as --ascii: true or false. An ASCII "
-                  "locale (LC_ALL=C) gets letters in any case.",
-         "true or false", False, _boolean),
-    _Key("color", 'Colour: "auto" on a terminal that takes it, unless NO_COLOR is set; "on" there '
-                  'even when NO_COLOR is set; "off" none. A pipe, and TERM=dumb, never get colour.',
-         _quoted(COLORS), "auto", _color),
-    _Key("language", 'The language of the messages: "" takes it from the environment (LANGUAGE, '
-                     'LC_ALL, LC_MESSAGES, LANG); "en" English, "ru" Russian.',
-         _quoted(("", *LANGUAGES)), "", _language),
+    _Key("game", N_("The game 'musical' starts with, as --game: {games} (or their other names: {aliases})."),
+         lambda: _quoted(list(GAMES)), DEFAULT_GAME.name, _game),
+    _Key("coach", N_("The live coach, as --coach or the shell's 'coach on': the status line says "
+                     "whether the game can still be won. true or false."),
+         _true_or_false, False, _boolean),
+    _Key("auto", N_("Safe moves play themselves: after each move of yours, the moves 'auto' would "
+                    "play. true or false."),
+         _true_or_false, False, _boolean),
+    _Key("ascii", N_("Letters (AC, TD) instead of suit symbols, as --ascii: true or false. An ASCII "
+                     "locale (LC_ALL=C) gets letters in any case."),
+         _true_or_false, False, _boolean),
+    _Key("color", N_('Colour: "auto" on a terminal that takes it, unless NO_COLOR is set; "on" there '
+                     'even when NO_COLOR is set; "off" none. A pipe, and TERM=dumb, never get colour.'),
+         lambda: _quoted(COLORS), "auto", _color),
+    _Key("language", N_('The language of the messages: "" takes it from the environment (LANGUAGE, '
+                        'LC_ALL, LC_MESSAGES, LANG); "en" English, "ru" Russian.'),
+         lambda: _quoted(("", *LANGUAGES)), "", _language),
 )}
+
+
+def _key_help(key: _Key) -> str:
+    """A key's comment in the file, in the language in use."""
+    return _(key.help).format(games=_quoted(list(GAMES)), aliases=_aliases())
+
 
 
 # --- rule options: their TOML form --------------------------------------------------------------
@@ -165,17 +191,22 @@ def _option_text(option: RuleOption, value: object) -> str:
     if _kind(option) is bool:
         if isinstance(value, bool):
             return "yes" if value else "no"
-        raise _Wrong("want true or false")
+        raise _want(_true_or_false())
     if isinstance(value, (int, str)) and not isinstance(value, bool):
         return str(value)
-    raise _Wrong(f"want a value as {option.option_flag} takes: {option.help}")
+    # TRANSLATORS: {flag} is a rule option's flag ("--piles"), {help} what its value does
+    raise _Wrong(_("want a value as {flag} takes: {help}").format(flag=option.option_flag, help=_(option.help)))
 
 
 def _option_help(option: RuleOption) -> str:
     if option.metavar is None:  # a switch: its flag's help says what the flag's value does
         const = _option_toml(option, option.const or "yes")
-        return f"{option.name}: true or false; {const} is {option.option_flag}: {option.help}."
-    return f"{option.name}: as {option.option_flag}: {option.help}."
+        # TRANSLATORS: a rule option's comment in the settings file: "bases: true or false; false is
+        # --no-bases: set out no A, 2, 3, 4; all 52 cards are dealt."
+        return _("{name}: true or false; {value} is {flag}: {help}.").format(
+            name=option.name, value=const, flag=option.option_flag, help=_(option.help))
+    # TRANSLATORS: a rule option's comment in the settings file: "piles: as --piles: 4 waste piles (default), or 3."
+    return _("{name}: as {flag}: {help}.").format(name=option.name, flag=option.option_flag, help=_(option.help))
 
 
 def combine(game: Game, given: Mapping[str, str], preferred: Mapping[str, str]) -> tuple[Any, list[tuple[str, str]]]:
@@ -219,17 +250,19 @@ def _bare(key: str) -> str:
 
 
 def default_text() -> str:
-    """The file as the first start writes it: every key at its default, commented out."""
-    out = _comment("The settings of musical (patience: Musical, Calculation, Crazy Quilt). Every "
-                   "setting is here at its default, commented out: remove its '#' to change it. "
-                   "Words go in quotes, as the defaults show. An option given on the command "
-                   "line wins over this file; batch mode (input "
-                   "from a pipe or a file) and the subcommands read no settings. See musical(1), "
-                   "SETTINGS.")
+    """The file as the first start writes it: every key at its default, commented out. Its
+    comments are in the language in use, the player's (the keys and values are TOML's, the same
+    in every language, so the file works under any)."""
+    out = _comment(_("The settings of musical (patience: Musical, Calculation, Crazy Quilt). Every "
+                     "setting is here at its default, commented out: remove its '#' to change it. "
+                     "Words go in quotes, as the defaults show. An option given on the command "
+                     "line wins over this file; batch mode (input "
+                     "from a pipe or a file) and the subcommands read no settings. See musical(1), "
+                     "SETTINGS."))
     for key in KEYS.values():
-        out += ["", *_comment(key.help), f"# {key.name} = {_toml(key.default)}"]
-    out += [""] + _comment("Each game's rule options, the words of its transcripts: used when that "
-                           "game starts without the option's flag on the command line.")
+        out += ["", *_comment(_key_help(key)), f"# {key.name} = {_toml(key.default)}"]
+    out += [""] + _comment(_("Each game's rule options, the words of its transcripts: used when that "
+                             "game starts without the option's flag on the command line."))
     for game in GAMES.values():
         out += ["", f"[rules.{_bare(game.name)}]"]
         for option in game.options:
@@ -259,22 +292,31 @@ def shown_path(path: Path) -> str:
 def _shown(value: object) -> str:
     """A value of the file, short, in TOML's words."""
     if isinstance(value, dict):
-        return "a table"
+        # TRANSLATORS: a TOML table, where the settings file wants a value
+        return _("a table")
     if isinstance(value, list):
-        return "an array"
+        # TRANSLATORS: a TOML array, where the settings file wants a value
+        return _("an array")
     text = _toml(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _close(word: str, known: list[str], prefix: str = "") -> str:
     match = difflib.get_close_matches(word, known, n=1)
-    return f" (did you mean {prefix}{match[0]}?)" if match else ""
+    return _(" (did you mean {name}?)").format(name=prefix + match[0]) if match else ""
+
+
+
+def _default_settings() -> str:
+    # TRANSLATORS: the end of a line about the settings file when none of it is used
+    return _("using the default settings")
 
 
 def _loads(text: str, where: str, problems: list[str]) -> dict[str, Any]:
-    """The document; a line that is not TOML is left out (and said), so the rest still counts."""
+    """The document; a line that is not TOML is left out (and said), so the rest still counts.
+    (TOML's own words, ``why``, come from tomllib, in English.)"""
     lines = text.split("\n")
-    for _ in range(MAX_BAD_LINES):
+    for _attempt in range(MAX_BAD_LINES):
         try:
             return tomllib.loads("\n".join(lines))
         except tomllib.TOMLDecodeError as e:
@@ -286,65 +328,80 @@ def _loads(text: str, where: str, problems: list[str]) -> dict[str, Any]:
             if not 1 <= n <= len(lines) or not lines[n - 1].strip():
                 break
             bad = lines[n - 1].strip()
-            name, _, value = (part.strip() for part in bad.partition("="))
+            name, _equals, value = (part.strip() for part in bad.partition("="))
             key = KEYS.get(name)
             shown = bad if len(bad) <= 40 else bad[:37] + "..."
             if why.startswith("cannot overwrite a value"):
-                wrong = f"{name} is set twice"
+                wrong = _("{name} is set twice").format(name=name)
             elif not why.startswith("invalid value"):
-                wrong = f"not TOML ({why})"
+                # TRANSLATORS: {why} is TOML's reason, in English: "invalid value"
+                wrong = _("not TOML ({why})").format(why=why)
             elif key is not None:
-                wrong = f"not TOML ({why}; {key.name} takes {key.values})"
+                wrong = _("not TOML ({why}; {name} takes {values})").format(why=why, name=key.name,
+                                                                          values=key.values())
             elif re.fullmatch(r"[A-Za-z][\w-]*", value):
-                wrong = f"not TOML ({why}; a word goes in quotes: {name} = {json.dumps(value)})"
+                wrong = _("not TOML ({why}; a word goes in quotes: {line})").format(
+                    why=why, line=f"{name} = {json.dumps(value)}")
             else:
-                wrong = f"not TOML ({why})"
-            problems.append(f"{where}: line {n}: {shown}: {wrong}; line ignored")
+                wrong = _("not TOML ({why})").format(why=why)
+            # TRANSLATORS: {file} is the settings file, {line} the line's text, {wrong} what is wrong with it
+            problems.append(_("{file}: line {n}: {line}: {wrong}; line ignored").format(
+                file=where, n=n, line=shown, wrong=wrong))
             lines[n - 1] = ""
     else:
-        why = "too many lines that are not TOML"
-    problems.append(f"{where}: not TOML ({why}); using the default settings")
+        why = _("too many lines that are not TOML")
+    problems.append(_("{file}: not TOML ({why}); {default}").format(file=where, why=why,
+                                                                   default=_default_settings()))
     return {}
 
 
 def _read(path: Path, where: str, problems: list[str]) -> str | None:
     """The file's text; None when there is none, or it cannot be read (said in ``problems``)."""
+    def cannot_read(e: OSError) -> str:
+        # TRANSLATORS: {reason} is the system's, in English: "permission denied"
+        return _("{file}: cannot read it ({reason}); {default}").format(
+            file=where, reason=(e.strerror or str(e)).lower(), default=_default_settings())
+
     try:
         mode = os.stat(path).st_mode
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as e:
-        problems.append(f"{where}: cannot read it ({(e.strerror or str(e)).lower()}); using the default settings")
+        problems.append(cannot_read(e))
         return None
     if stat.S_ISDIR(mode):
-        problems.append(f"{where}: a directory, not a settings file; using the default settings")
+        problems.append(_("{file}: a directory, not a settings file; {default}").format(
+            file=where, default=_default_settings()))
         return None
     # a character device (/dev/null) reads as empty; a pipe or a socket would block the start
     if not (stat.S_ISREG(mode) or stat.S_ISCHR(mode)):
-        problems.append(f"{where}: not a regular file; using the default settings")
+        problems.append(_("{file}: not a regular file; {default}").format(file=where, default=_default_settings()))
         return None
     try:
         data = read_limited(path, MAX_BYTES)
     except FileNotFoundError:
         return None
     except OSError as e:
-        problems.append(f"{where}: cannot read it ({(e.strerror or str(e)).lower()}); using the default settings")
+        problems.append(cannot_read(e))
         return None
     if len(data) > MAX_BYTES:
-        problems.append(f"{where}: over {MAX_BYTES // 1024} KiB, too large for a settings file; "
-                        "using the default settings")
+        problems.append(_("{file}: over {size} KiB, too large for a settings file; {default}").format(
+            file=where, size=MAX_BYTES // 1024, default=_default_settings()))
         return None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        problems.append(f"{where}: not UTF-8 text (byte {e.start + 1}); using the default settings")
+        # TRANSLATORS: {byte} is the position in the file of the first byte that is not UTF-8
+        problems.append(_("{file}: not UTF-8 text (byte {byte}); {default}").format(
+            file=where, byte=e.start + 1, default=_default_settings()))
         return None
 
 
 def _rules_of(document: object, where: str, problems: list[str]) -> dict[str, Mapping[str, str]]:
     if not isinstance(document, dict):
-        problems.append(f"{where}: rules = {_shown(document)}: want a table per game, "
-                        f"[rules.{DEFAULT_GAME.name}] ...; using the default rules")
+        # TRANSLATORS: {value} is what the file gives ("a table", "3"), {table} a TOML table: "[rules.musical]"
+        problems.append(_("{file}: rules = {value}: want a table per game, {table} ...; using the default rules")
+                        .format(file=where, value=_shown(document), table=f"[rules.{DEFAULT_GAME.name}]"))
         return {}
     found: dict[str, Mapping[str, str]] = {}
     for name, table in document.items():
@@ -352,38 +409,53 @@ def _rules_of(document: object, where: str, problems: list[str]) -> dict[str, Ma
         game = GAMES.get(name)
         if game is None:
             try:
-                hint = f" (the table is [rules.{game_named(name).name}])"
+                # TRANSLATORS: {table} is a TOML table: "[rules.crazy-quilt]"
+                hint = _(" (the table is {table})").format(table=f"[rules.{game_named(name).name}]")
             except KeyError:
                 hint = _close(name, list(GAMES), "rules.")
-            problems.append(f"{where}: {path}: no game {name!r}{hint}; ignored")
+            # TRANSLATORS: {key} is the table's name in the file ("rules.chess"), {name} the game it names
+            problems.append(_("{file}: {key}: no game {name}{hint}; ignored").format(
+                file=where, key=path, name=repr(name), hint=hint))
             continue
         if not isinstance(table, dict):
-            problems.append(f"{where}: {path} = {_shown(table)}: want a table of {game.title}'s rule "
-                            f"options, [{path}]; using its default rules")
+            # TRANSLATORS: {game} is a game's title ("Calculation"), {table} a TOML table: "[rules.calculation]"
+            problems.append(_("{file}: {key} = {value}: want a table of {game}'s rule options, {table}; "
+                              "using its default rules").format(file=where, key=path, value=_shown(table),
+                                                                 game=_(game.title), table=f"[{path}]"))
             continue
         options: dict[str, str] = {}
         for key, value in table.items():
             option = game.option(key)
             if option is None:
-                have = ", ".join(o.name for o in game.options) or "none"
-                problems.append(f"{where}: {path}.{_bare(key)}: {game.title} has no rule option {key!r} "
-                                f"(it has: {have}); ignored")
+                # TRANSLATORS: the rule options a game has, when it has none
+                have = ", ".join(o.name for o in game.options) or _("none")
+                problems.append(_("{file}: {key}: {game} has no rule option {name} (it has: {have}); ignored").format(
+                    file=where, key=f"{path}.{_bare(key)}", game=_(game.title), name=repr(key), have=have))
                 continue
-            default = f"using the default ({_option_toml(option, option.default)})"
+            default = _using_default(_option_toml(option, option.default))
             try:
                 options[key] = option.format(option.parse(_option_text(option, value)))
             except (_Wrong, RulesError) as e:
-                problems.append(f"{where}: {path}.{_bare(key)} = {_shown(value)}: {e}; {default}")
-        _, left_out = combine(game, {}, options)  # the defaults go together: this cannot raise
+                # TRANSLATORS: {why} is what is wrong with the value, {default} is "using the default (4)"
+                problems.append(_("{file}: {key} = {value}: {why}; {default}").format(
+                    file=where, key=f"{path}.{_bare(key)}", value=_shown(value), why=e, default=default))
+        combined, left_out = combine(game, {}, options)  # the defaults go together: this cannot raise
         for key, why in left_out:
             option = game.option(key)
             assert option is not None
-            problems.append(f"{where}: {path}.{_bare(key)} = {_option_toml(option, options.pop(key))}: "
-                            f"not with the rest of [{path}] ({why}); using the default "
-                            f"({_option_toml(option, option.default)})")
+            # TRANSLATORS: {table} is a TOML table ("[rules.crazy-quilt]"); {why} is why the option
+            # does not go with the others; {default} is "using the default (no)"
+            problems.append(_("{file}: {key} = {value}: not with the rest of {table} ({why}); {default}").format(
+                file=where, key=f"{path}.{_bare(key)}", value=_option_toml(option, options.pop(key)),
+                table=f"[{path}]", why=why, default=_using_default(_option_toml(option, option.default))))
         if options:
             found[name] = MappingProxyType(options)
     return found
+
+
+def _using_default(value: str) -> str:
+    # TRANSLATORS: {value} is a setting's default, as TOML writes it: "4", "false", "auto"
+    return _("using the default ({value})").format(value=value)
 
 
 def parse(text: str, where: str) -> tuple[Settings, list[str]]:
@@ -401,16 +473,28 @@ def parse(text: str, where: str) -> tuple[Settings, list[str]]:
         if key is None:
             owners = [f"[rules.{g.name}]" for g in GAMES.values() if g.option(name)]
             if owners:
-                hint = f" (a rule option: it goes in {' or '.join(owners)})"
+                # TRANSLATORS: {tables} are TOML tables: "[rules.musical] or [rules.crazy-quilt]"
+                hint = _(" (a rule option: it goes in {tables})").format(tables=_or(owners))
             else:
                 hint = _close(name, [*KEYS, "rules"])
-            problems.append(f"{where}: {_bare(name)}: no such setting{hint}; ignored")
+            problems.append(_("{file}: {key}: no such setting{hint}; ignored").format(
+                file=where, key=_bare(name), hint=hint))
             continue
         try:
             values[name] = key.check(value)
         except _Wrong as e:
-            problems.append(f"{where}: {name} = {_shown(value)}: {e}; using the default ({_toml(key.default)})")
+            problems.append(_("{file}: {key} = {value}: {why}; {default}").format(
+                file=where, key=name, value=_shown(value), why=e, default=_using_default(_toml(key.default))))
     return Settings(**values, rules=MappingProxyType(rules), source=where), problems
+
+
+def _or(words: list[str]) -> str:
+    """Words joined by "or": "a or b", "a or b or c"."""
+    joined = words[0] if words else ""
+    for word in words[1:]:
+        # TRANSLATORS: two TOML tables joined by "or": "[rules.musical] or [rules.crazy-quilt]"
+        joined = _("{some} or {other}").format(some=joined, other=word)
+    return joined
 
 
 def load(path: Path | None = None, write: bool = True) -> tuple[Settings, list[str]]:

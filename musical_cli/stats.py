@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from .deals import DealNumber, DealNumberError
 from .game import AnyGame, NotAvailable, RulesError
+from .i18n import _
 
 if TYPE_CHECKING:
     from multiprocessing.synchronize import Event
@@ -85,8 +86,8 @@ class StatsReport:
         lower bound with every undecided deal counted as lost, its upper bound with every one
         counted as won. So the true rate over deals like these lies in it whatever the undecided
         deals turn out to be (at 95% confidence), and the interval narrows as they are decided."""
-        low, _ = wilson(self.won, self.deals)
-        _, high = wilson(self.won + self.unknown, self.deals)
+        low, _high = wilson(self.won, self.deals)
+        _low, high = wilson(self.won + self.unknown, self.deals)
         return low, high
 
     def to_json(self) -> dict[str, Any]:
@@ -426,7 +427,7 @@ def _drive(executor: Callable[[], Executor], replace: Callable[[], Executor] | N
             except BrokenProcessPool:
                 queue.appendleft(deal)
                 break
-        done, _ = wait(running, timeout=POLL, return_when=FIRST_COMPLETED)
+        done, _pending = wait(running, timeout=POLL, return_when=FIRST_COMPLETED)
         broken = False
         for future in done:
             deal = running.pop(future)
@@ -441,13 +442,14 @@ def _drive(executor: Callable[[], Executor], replace: Callable[[], Executor] | N
                 continue
             tries[deal.text] = tries.get(deal.text, 0) + 1
             if tries[deal.text] > RETRIES:
-                raise RuntimeError(f"deal {deal.text} failed {RETRIES + 1} times, the last with "
-                                   f"{type(error).__name__}: {error}") from error
+                # TRANSLATORS: {kind} is the Python exception's name ("MemoryError"), {error} its message, in English
+                raise RuntimeError(_("deal {deal} failed {times} times, the last with {kind}: {error}").format(
+                    deal=deal.text, times=RETRIES + 1, kind=type(error).__name__, error=error)) from error
             queue.appendleft(deal)
             broken = broken or isinstance(error, BrokenProcessPool)
         if broken:
             if replace is None:
-                raise RuntimeError("the pool of workers broke down")
+                raise RuntimeError(_("the pool of workers broke down"))
             # Every deal the broken pool held fails; they all go back in the queue.
             for future, deal in running.items():
                 future.cancel()
@@ -488,29 +490,31 @@ def result_record(result: DealResult, key: dict[str, Any]) -> dict[str, Any]:
 def _deal_result(record: object) -> tuple[dict[str, Any], DealResult]:
     """(key, result) of one results line; ValueError saying what is wrong with it."""
     if not isinstance(record, dict):
-        raise ValueError("not a JSON object")
+        raise ValueError(_("not a JSON object"))
     missing = [k for k in ("game", "rules", "seed", "player", "result", "nodes", "seconds") if k not in record]
     if missing:
-        raise ValueError(f"no {missing[0]!r}")
+        # TRANSLATORS: {key} is a JSON key, quoted: 'seed'
+        raise ValueError(_("no {key}").format(key=repr(missing[0])))
     game, rules, player, result = record["game"], record["rules"], record["player"], record["result"]
     if not isinstance(game, str) or not isinstance(rules, dict) or player not in PLAYERS:
-        raise ValueError("bad 'game', 'rules' or 'player'")
+        raise ValueError(_("bad 'game', 'rules' or 'player'"))
     if result not in RESULTS:
-        raise ValueError(f"'result' must be one of {', '.join(RESULTS)}")
+        # TRANSLATORS: {values} are the JSON values a result may take: "won, lost, unknown"
+        raise ValueError(_("'result' must be one of {values}").format(values=", ".join(RESULTS)))
     try:
         deal = DealNumber.parse(record["seed"]) if isinstance(record["seed"], (int, str)) else None
     except DealNumberError as e:
         raise ValueError(str(e)) from None
     if deal is None:
-        raise ValueError("bad 'seed'")
+        raise ValueError(_("bad 'seed'"))
     nodes, seconds, greedy = record["nodes"], record["seconds"], record.get("greedy")
     moves = record.get("moves", [])
     if (not isinstance(nodes, int) or isinstance(nodes, bool) or nodes < 0
             or not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or seconds < 0):
-        raise ValueError("bad 'nodes' or 'seconds'")
+        raise ValueError(_("bad 'nodes' or 'seconds'"))
     if greedy not in (True, False, None) or not isinstance(moves, list) \
             or not all(isinstance(m, str) for m in moves):
-        raise ValueError("bad 'greedy' or 'moves'")
+        raise ValueError(_("bad 'greedy' or 'moves'"))
     key = {"game": game, "rules": rules, "player": player}
     return key, DealResult(deal.text, result, float(seconds), nodes, greedy, tuple(moves))
 
@@ -526,7 +530,8 @@ def read_results(path: str) -> tuple[list[tuple[int, dict[str, Any], DealResult]
     except FileNotFoundError:
         raise
     except OSError as e:
-        raise ResultsError(f"cannot read {path}: {e.strerror or e}") from None
+        # TRANSLATORS: {reason} is the system's, in English: "No such file or directory"
+        raise ResultsError(_("cannot read {path}: {reason}").format(path=path, reason=e.strerror or e)) from None
     end = data.rfind(b"\n") + 1
     torn = end < len(data)
     out = []
@@ -536,8 +541,9 @@ def read_results(path: str) -> tuple[list[tuple[int, dict[str, Any], DealResult]
         try:
             key, result = _deal_result(json.loads(raw.decode("utf-8")))
         except (UnicodeDecodeError, json.JSONDecodeError, ValueError, RecursionError) as e:
-            why = "not JSON" if isinstance(e, (UnicodeDecodeError, json.JSONDecodeError)) else str(e)
-            raise ResultsError(f"{path}, line {number}: not a results line ({why})") from None
+            why = _("not JSON") if isinstance(e, (UnicodeDecodeError, json.JSONDecodeError)) else str(e)
+            raise ResultsError(_("{where}: not a results line ({why})").format(
+                where=_line_of(path, number), why=why)) from None
         out.append((number, key, result))
     return out, end, torn
 
@@ -552,18 +558,38 @@ def merge_results(lines: Iterable[tuple[str, int, dict[str, Any], DealResult]]
     merged: dict[str, DealResult] = {}
     for path, number, k, result in lines:
         if key is None:
-            key, first = k, f"{path}, line {number}"
+            key, first = k, _line_of(path, number)
         elif k != key:
-            raise ResultsError(f"{path}, line {number} is for {describe_key(k)}, but {first} is for "
-                               f"{describe_key(key)}: one report covers one game, rules and player")
+            # TRANSLATORS: {where} and {first} are lines of results files ("a.jsonl, line 3"); {this} and
+            # {that} say what a line is for: a game's name, its rule options and its player, as the file has them
+            raise ResultsError(_("{where} is for {this}, but {first} is for {that}: one report covers one game, "
+                                 "rules and player").format(where=_line_of(path, number), this=describe_key(k),
+                                                            first=first, that=describe_key(key)))
         old = merged.get(result.deal)
         if old is None or old.result == "unknown":
             merged[result.deal] = result
-            where[result.deal] = f"{path}, line {number}"
+            where[result.deal] = _line_of(path, number)
         elif result.result not in ("unknown", old.result):
-            raise ResultsError(f"deal {result.deal} is {old.result} in {where[result.deal]} but "
-                               f"{result.result} in {path}, line {number}: conflicting verdicts")
+            # TRANSLATORS: {old} and {new} are results as the files write them: won, lost; {first} and
+            # {where} are lines of results files ("a.jsonl, line 3")
+            raise ResultsError(_("deal {deal} is {old} in {first} but {new} in {where}: conflicting verdicts").format(
+                deal=result.deal, old=old.result, first=where[result.deal], new=result.result,
+                where=_line_of(path, number)))
     return key, merged
+
+
+def _line_of(path: str, number: int) -> str:
+    """A line of a results file, named: "a.jsonl, line 3"."""
+    return _("{file}, line {n}").format(file=path, n=number)
+
+
+def _and(words: list[str]) -> str:
+    """Words joined by "and": "a and b", "a and b and c"."""
+    joined = words[0] if words else ""
+    for word in words[1:]:
+        # TRANSLATORS: two words (file names, games' names as --game takes them) joined by "and"
+        joined = _("{some} and {other}").format(some=joined, other=word)
+    return joined
 
 
 class ResultsFile:
@@ -579,18 +605,21 @@ class ResultsFile:
             lines, end, self.torn = read_results(path)
         except FileNotFoundError:
             lines, end = [], 0
-        for number, k, _ in lines:
+        for number, k, _result in lines:
             if k != key:
-                raise ResultsError(f"{path} holds results for {describe_key(k)} (line {number}), not for "
-                                   f"{describe_key(key)}: give another --out file, or the options it was "
-                                   "written with to resume it")
-        _, self.results = merge_results((path, n, k, r) for n, k, r in lines)
+                # TRANSLATORS: {this} and {that} say what results are for: a game's name, its rule options
+                # and its player, as the file has them
+                raise ResultsError(_("{file} holds results for {this} (line {n}), not for {that}: give another "
+                                     "--out file, or the options it was written with to resume it").format(
+                    file=path, this=describe_key(k), n=number, that=describe_key(key)))
+        _key, self.results = merge_results((path, n, k, r) for n, k, r in lines)
         try:
             self.file = open(path, "ab")  # noqa: SIM115 - closed by close()
             if self.torn:
                 self.file.truncate(end)
         except OSError as e:
-            raise ResultsError(f"cannot write {path}: {e.strerror or e}") from None
+            # TRANSLATORS: {reason} is the system's, in English: "Permission denied"
+            raise ResultsError(_("cannot write {path}: {reason}").format(path=path, reason=e.strerror or e)) from None
 
     def add(self, result: DealResult) -> None:
         line = json.dumps(result_record(result, self.key), ensure_ascii=False) + "\n"
@@ -598,8 +627,9 @@ class ResultsFile:
             self.file.write(line.encode("utf-8"))  # one write call a line: a kill tears the last at most
             self.file.flush()
         except OSError as e:
-            raise ResultsError(f"cannot write {self.path}: {e.strerror or e}; the deals finished "
-                               "before are kept in it (run the same command again to go on)") from None
+            raise ResultsError(_("cannot write {path}: {reason}; the deals finished before are kept in it "
+                                 "(run the same command again to go on)").format(
+                path=self.path, reason=e.strerror or e)) from None
         old = self.results.get(result.deal)
         if old is None or old.result == "unknown":
             self.results[result.deal] = result
@@ -614,16 +644,22 @@ def report_from_files(paths: list[str], games: dict[str, AnyGame]) -> StatsRepor
     lines: list[tuple[str, int, dict[str, Any], DealResult]] = []
     for path in paths:
         try:
-            got, _, _ = read_results(path)
+            got, _end, _torn = read_results(path)
         except FileNotFoundError:
-            raise ResultsError(f"cannot read {path}: no such file") from None
+            raise ResultsError(_("cannot read {path}: no such file").format(path=path)) from None
         lines.extend((path, n, k, r) for n, k, r in got)
     key, merged = merge_results(lines)
     if key is None:
-        raise ResultsError(f"{' and '.join(paths)}: no results in {'them' if len(paths) > 1 else 'it'}")
+        if len(paths) > 1:
+            # TRANSLATORS: {files} are results files: "a.jsonl and b.jsonl"
+            raise ResultsError(_("{files}: no results in them").format(files=_and(paths)))
+        raise ResultsError(_("{file}: no results in it").format(file=paths[0]))
     game = games.get(key["game"])
     if game is None:
-        raise ResultsError(f"{paths[0]}: results for {key['game']!r}, a game this musical does not know")
+        # TRANSLATORS: {game} is the game's name the file gives, quoted
+        raise ResultsError(_("{file}: results for {game}, a game this musical does not know").format(
+            file=paths[0], game=repr(key["game"])))
+
     try:
         rules = game.rules_from_options({k: option_text(v) for k, v in key["rules"].items()})
     except RulesError as e:
