@@ -395,6 +395,26 @@ class Game(ABC, Generic[StateT, RulesT]):
         """The layout as styled fragments (see :mod:`musical_cli.render`), below the status line."""
         raise NotAvailable(_("{title} cannot be drawn").format(title=self.title))
 
+    def part_label(self, key: str, row: int | None = None) -> str:
+        """A part of the opening record (one of its keys: "foundations", "stock") as ``musical
+        deal`` names it for people; ``row``: the number of a row of a part made of rows
+        ("reserves 3"). A game with parts of its own names them in its class; a part no one
+        names is named by its key."""
+        if row is not None:
+            if key == "reserves":
+                # TRANSLATORS: one of Persian Rug's reserves, as 'musical deal' labels it: "reserves 3".
+                return pgettext("layout", "reserves {row}").format(row=row)
+            return f"{self.part_label(key)} {row}"
+        parts = {
+            # TRANSLATORS: the parts of the opening layout, as 'musical deal' labels them (12 columns at most).
+            "signs": lambda: pgettext("layout", "signs"),
+            "foundations": lambda: pgettext("layout", "foundations"),
+            "stock": lambda: pgettext("layout", "stock"),
+            "waste": lambda: pgettext("layout", "waste"),
+            "reserves": lambda: pgettext("layout", "reserves"),
+        }
+        return parts[key]() if key in parts else key
+
     def opening_record(self, deal: DealNumber, state: StateT) -> dict[str, Any]:
         """The opening as plain data (``musical deal --json``): "game", "seed", then the
         layout's parts, cards as ASCII codes; a stock top first."""

@@ -808,10 +808,10 @@ def figures_table(rows: list[GameRow], width: int = 80) -> list[str]:
     # game; its games played, won, lost, abandoned; the win rate; the winning streak now, the
     # longest; the longest losing streak; the fewest moves in a win; the fastest win; the active
     # time. Short: the first ten fit 72 columns beside the games' names.
-    table = [(pgettext("stats", "game"), pgettext("stats", "played"), pgettext("stats", "won"),
-              pgettext("stats", "lost"), pgettext("stats", "aband"), pgettext("stats", "win %"),
-              pgettext("stats", "streak"), pgettext("stats", "best"), pgettext("stats", "losing"),
-              pgettext("stats", "moves"), pgettext("stats", "fastest"), pgettext("stats", "time"))]
+    table = [(pgettext("figures", "game"), pgettext("figures", "played"), pgettext("figures", "won"),
+              pgettext("figures", "lost"), pgettext("figures", "aband"), pgettext("figures", "win %"),
+              pgettext("figures", "streak"), pgettext("figures", "best"), pgettext("figures", "losing"),
+              pgettext("figures", "moves"), pgettext("figures", "fastest"), pgettext("figures", "time"))]
     found = figures(rows, total=True)
     for f in found:
         rate = f.win_rate

@@ -337,7 +337,7 @@ def opening_text(game: Game, deal: Any, state: Any, ascii: bool = False) -> Frag
             continue  # (an empty part, Persian Rug's stock, is no line: it has no stock)
         rows = value if value and isinstance(value[0], list) else [value]
         for n, codes in enumerate(rows, 1):
-            label = part_label(key, n if len(rows) > 1 else None)
+            label = game.part_label(key, n if len(rows) > 1 else None)
             out.append(("class:label", f"  {label:<12} "))
             for k, code in enumerate(codes):
                 if k:
@@ -345,30 +345,6 @@ def opening_text(game: Game, deal: Any, state: Any, ascii: bool = False) -> Frag
                 out += card(Card.parse(code) if code else None, ascii)
             out.append(("", "\n"))
     return out
-
-
-def part_label(key: str, row: int | None = None) -> str:
-    """A part of the opening layout (a key of the game's record: "foundations", "quilt") as
-    ``musical deal`` names it for people; ``row``: the number of a row of a part made of rows
-    ("quilt 3"). A part this module does not know is named by its key."""
-    if row is not None:
-        rows = {
-            # TRANSLATORS: a row of the opening layout, as 'musical deal' labels it: "quilt 3".
-            "quilt": lambda: pgettext("layout", "quilt {row}"),
-            # TRANSLATORS: one of Persian Rug's reserves, as 'musical deal' labels it: "reserves 3".
-            "reserves": lambda: pgettext("layout", "reserves {row}"),
-        }
-        return rows[key]().format(row=row) if key in rows else f"{key} {row}"
-    parts = {
-        # TRANSLATORS: the parts of the opening layout, as 'musical deal' labels them (12 columns at most).
-        "signs": lambda: pgettext("layout", "signs"),
-        "foundations": lambda: pgettext("layout", "foundations"),
-        "stock": lambda: pgettext("layout", "stock"),
-        "waste": lambda: pgettext("layout", "waste"),
-        "quilt": lambda: pgettext("layout", "quilt"),
-        "reserves": lambda: pgettext("layout", "reserves"),
-    }
-    return parts[key]() if key in parts else key
 
 
 def search_progress(nodes: int, seconds: float) -> str:

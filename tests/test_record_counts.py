@@ -87,13 +87,25 @@ def test_a_solver_s_game_in_play_again_is_the_solver_s_in_part(data):
 
 
 def test_hints_and_auto_keep_the_game_the_player_s(data, capsys):
+    """The game stays the player's (played, not solved), but a win with a hint asked is no win
+    of the player's own: played, and won with hints."""
     p = Played(deal=2)
     p("hint; auto")
     p("; ".join(winning_line(2)[len(p.session.moves):]))
     assert p.session.outcome().value == "won" and p.session.how == "player"
     p.close()
     f = figures(capsys)["musical"]
-    assert (f["played"], f["won"], f["solved"]) == (1, 1, 0)
+    assert (f["played"], f["won"], f["won_with_hints"], f["solved"]) == (1, 0, 1, 0)
+
+
+def test_auto_alone_keeps_a_win_the_player_s(data, capsys):
+    p = Played(deal=2)
+    p("auto")
+    p("; ".join(winning_line(2)[len(p.session.moves):]))
+    assert p.session.outcome().value == "won"
+    p.close()
+    f = figures(capsys)["musical"]
+    assert (f["played"], f["won"], f["won_with_hints"]) == (1, 1, 0)
 
 
 def test_a_game_loaded_from_a_transcript_and_finished_is_not_a_win(data, tmp_path, capsys):

@@ -76,8 +76,9 @@ class Model:
         return self.game.play(self.opening(), self.moves)
 
     def counts(self, move) -> bool:
-        """A move the player made (the shell's own turn of a card is not one)."""
-        return not (self.interactive and self.game.auto_turn and move == DEAL)
+        """A move the player made: in a game that turns its cards up by itself, a turn is none,
+        the shell's own or typed through a pipe."""
+        return not (self.game.auto_turn and move == DEAL)
 
     def _turned(self, state) -> tuple:
         """The card the shell turns up by itself in ``state``, if it does."""

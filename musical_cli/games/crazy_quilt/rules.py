@@ -516,6 +516,14 @@ class CrazyQuilt(Game[CrazyQuiltState, CrazyQuiltRules]):
 
         return search(state, budget, progress, nodes)
 
+    def part_label(self, key: str, row: int | None = None) -> str:
+        if key == "quilt":
+            if row is not None:
+                # TRANSLATORS: a row of the opening layout, as 'musical deal' labels it: "quilt 3".
+                return pgettext("layout", "quilt {row}").format(row=row)
+            return pgettext("layout", "quilt")
+        return super().part_label(key, row)
+
     def shorter_line(self, state: CrazyQuiltState, moves: tuple[Move, ...]) -> tuple[Move, ...] | None:
         from .lines import shorter_line
 
