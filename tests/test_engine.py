@@ -618,6 +618,7 @@ def random_game(data, deal, rules, limit=250):
     return moves, states
 
 
+@settings(max_examples=40)  # 40 whole games: the property, at a cost the quick run keeps
 @given(st.data(), deal_numbers, rules_strategy)
 def test_random_games_keep_every_invariant(data, deal, rules):
     state = MUSICAL.opening(deal, rules)

@@ -158,6 +158,7 @@ def test_printed_layouts_on_a_dumb_terminal_are_plain(terminal_env):
 
 
 @pytest.mark.parametrize("how", ["a directory", "no home"])
+@pytest.mark.slow  # a long terminal scenario
 def test_a_history_that_cannot_be_used_is_one_line_of_warning(terminal, terminal_env, tmp_path, how):
     if how == "a directory":
         (tmp_path / "state" / "musical" / "history").mkdir(parents=True)
@@ -241,6 +242,7 @@ def test_a_killed_shell_is_resumed_with_its_position_and_undo_history(terminal, 
     assert term.finish() == 0
 
 
+@pytest.mark.slow  # a long terminal scenario
 def test_musical_resume_on_the_command_line(terminal):
     term = terminal("--seed", "7")
     term.expect(PROMPT)
@@ -255,6 +257,7 @@ def test_musical_resume_on_the_command_line(terminal):
     assert term.finish() == 0
 
 
+@pytest.mark.slow  # a long terminal scenario
 def test_musical_history_while_a_shell_plays(terminal, terminal_env):
     term = terminal("--seed", "3")
     term.expect(PROMPT)
@@ -273,6 +276,7 @@ def test_musical_history_while_a_shell_plays(terminal, terminal_env):
 
 
 @pytest.mark.parametrize("how", ["--no-record", "MUSICAL_NO_RECORD"])
+@pytest.mark.slow  # a long terminal scenario
 def test_no_record_writes_nothing(terminal, tmp_path, how):
     term = terminal("--seed", "1", how) if how.startswith("--") else terminal("--seed", "1", MUSICAL_NO_RECORD="1")
     term.expect(PROMPT)
@@ -285,6 +289,7 @@ def test_no_record_writes_nothing(terminal, tmp_path, how):
     assert not (tmp_path / "data").exists()
 
 
+@pytest.mark.slow  # a long terminal scenario
 def test_a_damaged_record_is_set_aside_and_play_goes_on(terminal, tmp_path):
     directory = tmp_path / "data" / "musical"
     directory.mkdir(parents=True)

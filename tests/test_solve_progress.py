@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 
+import pytest
 from terminal import child_env, pexpect, spawn
 
 # Calculation with 3 piles, deal 21: undecided at 200,000,000 nodes (docs/calculation-solver.md),
@@ -45,6 +46,7 @@ def test_ctrl_c_wipes_it_too(tmp_path):
     assert child.exitstatus == 130
 
 
+@pytest.mark.slow  # a long process scenario
 def test_nothing_when_standard_error_is_not_a_terminal():
     p = subprocess.run([sys.executable, "-m", "musical_cli", *LONG, "--budget", "1.5"], capture_output=True,
                        text=True, env=child_env(), timeout=60)

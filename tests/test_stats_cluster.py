@@ -109,6 +109,7 @@ def test_no_scheduler_there(capsys, monkeypatch):
     assert status == 2 and "cannot reach a Dask scheduler at tcp://127.0.0.1:9" in err
 
 
+@pytest.mark.slow  # it waits on a socket that answers nothing
 def test_something_else_at_that_address(capsys, monkeypatch):
     """A port where something answers that is no scheduler (the dashboard's, say): Dask's
     handshake would wait for ever; the command gives up after its timeout."""

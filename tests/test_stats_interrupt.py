@@ -101,6 +101,7 @@ def test_ctrl_c_pressed_many_times(times, gap):
     assert "won" in out and "seconds per deal" in out
 
 
+@pytest.mark.slow  # a long process scenario
 def test_ctrl_c_while_the_blind_player_plays():
     proc = start("1-400", "--game", "calculation", "--player", "blind", "--workers", "2", "--json")
     workers = wait_for_workers(proc, 2)
@@ -112,6 +113,7 @@ def test_ctrl_c_while_the_blind_player_plays():
     assert '"player": "blind"' in out
 
 
+@pytest.mark.slow  # a long process scenario
 def test_ctrl_c_in_one_process():
     proc = start("1-400", "--redeals", "1", "--workers", "1")
     time.sleep(1.5)
