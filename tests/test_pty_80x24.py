@@ -136,3 +136,16 @@ def test_every_line_fits_80_columns_in_russian(terminal, args, illegal, name):
     term.child.expect(pexpect.EOF)
     wide = [t for raw in term.seen for t in screen_lines(raw) if len(t) > 80]
     assert not wide, wide
+
+
+def test_a_first_hint_in_crazy_quilt_gives_a_move(terminal):
+    """Deal 21 after 'd;d;q38 w;q17 w;d': the first 'hint' names a move (proven, or a guess said
+    as one), never only 'undecided'."""
+    term = terminal("--game", "crazy-quilt", "--seed", "21")
+    term.until(PROMPT)
+    term.run("d;d;q38 w;q17 w;d")
+    said = " ".join(term.run("hint").split())
+    assert re.search(r"hint: (q\d\d|r\d|w|d)\S* ?\S*", said), said
+    assert "a win in" in said or "a guess" in said, said
+    term.child.send("quit\r")
+    term.child.expect(pexpect.EOF)
