@@ -204,25 +204,7 @@ def run_on_vt100(keys: str, s: Session | None = None, depth: ColorDepth | None =
     return buf.getvalue()
 
 
-SGR = re.compile(r"\x1b\[([0-9;]*)m")
-
-
-def colour_codes(raw: str) -> set[str]:
-    """The colour parameters of every SGR sequence (not bold, reset, ...)."""
-    found = set()
-    for params in SGR.findall(raw):
-        parts = params.split(";")
-        i = 0
-        while i < len(parts):
-            p = parts[i]
-            if p in ("38", "48"):
-                found.add(";".join(parts[i:i + 3]))
-                i += 3
-                continue
-            if p.isdigit() and (30 <= int(p) <= 37 or 40 <= int(p) <= 47 or 90 <= int(p) <= 107):
-                found.add(p)
-            i += 1
-    return found
+from terminal import SGR, colour_codes  # noqa: E402  (one definition, the terminal tests')
 
 
 def card_sgr(raw: str, card: str) -> str:
