@@ -1177,5 +1177,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _complain(text: str) -> None:
-    """A line on standard error, after the program's name: "musical: cannot read x.txt: ..."."""
-    print(f"{PROG}: {text}", file=sys.stderr)
+    """A line on standard error, after the program's name: "musical: cannot read x.txt: ...";
+    on a terminal wrapped between words at its width, the rest indented (a pipe gets it whole,
+    one line a problem, for the programs that read it)."""
+    line = f"{PROG}: {text}"
+    if sys.stderr.isatty():
+        width = shutil.get_terminal_size((80, 24)).columns - 1
+        # (a word longer than the line, a long path, is broken: it could not fit whole)
+        line = textwrap.fill(line, width=width, subsequent_indent="  ", break_on_hyphens=False)
+    print(line, file=sys.stderr)

@@ -392,3 +392,20 @@ def test_the_manual_names_every_setting():
 def test_the_suite_keeps_away_from_the_players_own_file(tmp_path_factory):
     """conftest.py points XDG_CONFIG_HOME into the run's own directory, for children too."""
     assert settings.settings_path().is_relative_to(tmp_path_factory.getbasetemp())
+
+
+def test_a_damaged_setting_s_line_wraps_between_words_at_80_columns(terminal, terminal_env):
+    """At a terminal the line a damaged setting costs wraps between words, its rest indented:
+    nothing cut at 80 columns; and play goes on."""
+    from terminal import PROMPT, screen_lines
+
+    config = Path(terminal_env["XDG_CONFIG_HOME"]) / "musical"
+    config.mkdir(parents=True)
+    (config / "config.toml").write_text('color = "always"\ncoach = maybe\n', encoding="utf-8")
+    term = terminal("--seed", "1")
+    _, before = term.until(PROMPT)
+    said = [t for t in screen_lines(before) if t.strip()]
+    assert any('"always"' in t for t in said) and all(len(t) <= 80 for t in said), said
+    warned = [t for t in said if t.startswith("musical: ") or t.startswith("  ")]
+    assert all(not t.endswith(('"', "or \"")) for t in warned), said  # a quoted word kept whole
+    assert "Musical deal 1" in before
