@@ -16,7 +16,7 @@ from . import __version__, i18n
 from .deals import DealNumber, DealNumberError, parse_deal_range, random_deal_number
 from .game import Game, NotAvailable, Outcome, RulesError
 from .games import DEFAULT_GAME, GAMES, game_named, rule_flags
-from .i18n import N_, _, ngettext, pgettext
+from .i18n import N_, _, joined, ngettext, pgettext
 
 if TYPE_CHECKING:  # the record is opened only by the shell, once its prompt shows (SQLite is slow to start)
     from .record import Recorder
@@ -319,7 +319,7 @@ def _rules(game: Game, args: argparse.Namespace, settings: Settings | None = Non
     for flag, value in _given_flags(args).items():
         option = next((o for g, o in flags[flag] if g is game), None)
         if option is None:
-            owners = _and([g.name for g, o in flags[flag]])
+            owners = joined([g.name for g, o in flags[flag]])
             chosen = "" if args.game or settings is None else _(
                 # TRANSLATORS: {file} is the settings file, as ~/.config/musical/config.toml
                 " (the game of {file}; --game says another)").format(file=settings.source)
@@ -336,15 +336,6 @@ def _rules(game: Game, args: argparse.Namespace, settings: Settings | None = Non
 
         rules, left_out = combine(game, given, settings.options_for(game))
     return rules, {k: game.rules_options(rules)[k] for k in given}
-
-
-def _and(words: Sequence[str]) -> str:
-    """Words joined by "and": "a and b", "a and b and c"."""
-    joined = words[0] if words else ""
-    for word in words[1:]:
-        # TRANSLATORS: two words (file names, games' names as --game takes them) joined by "and"
-        joined = _("{some} and {other}").format(some=joined, other=word)
-    return joined
 
 
 
@@ -1017,7 +1008,7 @@ def _print_stats(args: argparse.Namespace, report) -> None:
 
     who = "" if report.player == "solver" else _(", played by the blind player")
     # TRANSLATORS: {files} are the results files' names: "a.jsonl and b.jsonl"
-    source = _(" (from {files})").format(files=_and(args.from_files)) if args.from_files else ""
+    source = _(" (from {files})").format(files=joined(args.from_files)) if args.from_files else ""
     # the name players know the variant by, then its options in full ("Persian Rug (redeals 1, ...)")
     rules = game.rules_from_options(report.options)
     lines = [f"{game.variant_title(rules)} ({rd}){who}, {plural(report.deals, 'deal')}{source}"

@@ -17,11 +17,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-from .advice import Memory
+from .advice import Memory, rating_text
 from .deals import DealNumber
 from .game import Game, IllegalMove, Outcome
 from .hand import Hand, Listener, Played, Position, Rules
-from .i18n import N_, _, ngettext, pgettext
+from .i18n import N_, _, ngettext
 from .moves import Move
 from .notation import NotationError, parse_move
 from .render import Fragments, columns, layout, line, plural
@@ -306,7 +306,7 @@ class Session:
         elif self.chosen:
             # TRANSLATORS: the deal in the layout's title, dealt by 'new --difficulty'; {rating} is
             # a difficulty word (easy, medium, hard, lost).
-            deal = _("{deal} (rated {rating})").format(deal=deal, rating=rating_word(self.chosen))
+            deal = _("{deal} (rated {rating})").format(deal=deal, rating=rating_text(self.chosen))
         # The shell says a win on the layout's last line (after_move): one line, under the game.
         won = win_text(self) if self.interactive and self.outcome() is Outcome.WON else None
         return layout(self.game, self.state, deal, self.move_count, self.ascii, self.title, self.width, won)
@@ -381,19 +381,6 @@ def lookup(word: str) -> Command | None:
 
 
 MAX_COUNT = 2**63 - 1  # SQLite's largest integer; more of anything than there can ever be
-
-
-def rating_word(rating: str) -> str:
-    """A deal's rating (advice.RATINGS, typed and stored in English) as people read it."""
-    words = {
-        # TRANSLATORS: a deal's difficulty rating, said of a deal ("a new hard deal").
-        "easy": pgettext("difficulty", "easy"),
-        "medium": pgettext("difficulty", "medium"),
-        "hard": pgettext("difficulty", "hard"),
-        "lost": pgettext("difficulty", "lost"),
-        "unknown": pgettext("difficulty", "unknown"),
-    }
-    return words.get(rating, rating)
 
 
 def usage_error(usage: str) -> CommandError:

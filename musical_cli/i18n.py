@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import gettext as _gettext
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -90,6 +90,15 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def pgettext(context: str, message: str) -> str:
     """``message`` in the language in use, where ``context`` tells apart two meanings of it."""
     return _translation.pgettext(context, message)
+
+
+def joined(words: Sequence[str]) -> str:
+    """Words joined by "and", as the language joins them: "a and b", "a and b and c"."""
+    out = words[0] if words else ""
+    for word in words[1:]:
+        # TRANSLATORS: two words (file names, games' names as --game takes them) joined by "and"
+        out = _("{some} and {other}").format(some=out, other=word)
+    return out
 
 
 def N_(message: str) -> str:  # noqa: N802  (the name gettext's tools look for)

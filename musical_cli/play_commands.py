@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from . import files
+from .advice import rating_text
 from .commands import (
     CommandError,
     Reply,
@@ -21,7 +22,6 @@ from .commands import (
     moves_text,
     no_args,
     play_text,
-    rating_word,
     usage_error,
 )
 from .deals import DealNumber, random_deal_number
@@ -303,7 +303,7 @@ def _new(session: Session, args: list[str]) -> Reply:
         from . import advice
 
         wanted = ask.difficulty
-        rating = rating_word(wanted)
+        rating = rating_text(wanted)
         why = advice.no_rated_deal(game, rules, wanted)
         if why:
             raise CommandError(why)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from .advice import rating_text
 from .commands import (
     CommandError,
     Reply,
@@ -14,10 +15,9 @@ from .commands import (
     confirm_abandon,
     count_arg,
     moves_text,
-    rating_word,
     usage_error,
 )
-from .i18n import N_, _, pgettext
+from .i18n import N_, _
 from .record import (
     HISTORY_LIMIT,
     STATS_LEGEND,
@@ -28,6 +28,7 @@ from .record import (
     history_table,
     parse_ref,
     recorded_text,
+    result_text,
     variant_name,
     when,
 )
@@ -144,7 +145,7 @@ def resume_command(session: Session, args: list[str]):
                 # TRANSLATORS: {id} is a game's number in the record, typed after "@"; {result} how the
                 # game ended: won, lost, abandoned.
                 raise CommandError(_("game @{id} is {result}; 'load @{id}' plays it again as a new game").format(
-                    id=game_id, result=result_word(row.result)))
+                    id=game_id, result=result_text(row.result)))
             if held_elsewhere(row.owner):
                 # TRANSLATORS: {id} is a game's number in the record, typed after "@".
                 raise CommandError(_("game @{id} is being played in another musical shell").format(id=game_id))
@@ -234,7 +235,7 @@ def record_command(session: Session, args: list[str]):
     if row.rating is not None:  # the game is over: its rating may be told
         # TRANSLATORS: {verdict} is what the solver says of the deal ("the solver has proven the
         # deal can be won"); {rating} a difficulty word (easy, medium, hard, lost).
-        verdict = _("{verdict} (rated {rating})").format(verdict=verdict, rating=rating_word(row.rating))
+        verdict = _("{verdict} (rated {rating})").format(verdict=verdict, rating=rating_text(row.rating))
     # 'solve play' plays to the end; a game it played that is not won (undone since, then played
     # on or left) is the solver's in part only.
     if row.how == "solver":
@@ -256,26 +257,13 @@ def record_command(session: Session, args: list[str]):
     # TRANSLATORS: {result} is how the game stands (in play, won, lost, abandoned); {moves},
     # {undos}, {hints} are counts ("12 moves", "3 undos", "1 hint"); {time} the active time ("2 min 5 s").
     figures_line = _("{result}; {moves}, {undos}, {hints}, {time} of active time").format(
-        result=result_word(row.result), moves=plural(session.move_count, "move"), undos=plural(row.undos, "undo"),
+        result=result_text(row.result), moves=plural(session.move_count, "move"), undos=plural(row.undos, "undo"),
         hints=plural(row.hints, "hint"), time=duration(row.seconds))
     return (Reply()
             .say(head)
             .say(f"  {figures_line}")
             .say(f"  {by}")
             .say(f"  {verdict}"))
-
-
-def result_word(result: str) -> str:
-    """How a game of the record stands (its stored value: "in play", "won", "lost", "abandoned")
-    as people read it."""
-    words = {
-        # TRANSLATORS: how a game stands, said of a game ("game @3 is won").
-        "in play": pgettext("result", "in play"),
-        "won": pgettext("result", "won"),
-        "lost": pgettext("result", "lost"),
-        "abandoned": pgettext("result", "abandoned"),
-    }
-    return words.get(result, result)
 
 
 def stats_command(session: Session, args: list[str]):

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from .deals import DealNumber, DealNumberError
 from .game import AnyGame, NotAvailable, RulesError
-from .i18n import _
+from .i18n import _, joined
 
 if TYPE_CHECKING:
     from multiprocessing.synchronize import Event
@@ -583,15 +583,6 @@ def _line_of(path: str, number: int) -> str:
     return _("{file}, line {n}").format(file=path, n=number)
 
 
-def _and(words: list[str]) -> str:
-    """Words joined by "and": "a and b", "a and b and c"."""
-    joined = words[0] if words else ""
-    for word in words[1:]:
-        # TRANSLATORS: two words (file names, games' names as --game takes them) joined by "and"
-        joined = _("{some} and {other}").format(some=joined, other=word)
-    return joined
-
-
 class ResultsFile:
     """A results file being written: what it already holds (checked against the run), and an
     append that writes one line and flushes it."""
@@ -652,7 +643,7 @@ def report_from_files(paths: list[str], games: dict[str, AnyGame]) -> StatsRepor
     if key is None:
         if len(paths) > 1:
             # TRANSLATORS: {files} are results files: "a.jsonl and b.jsonl"
-            raise ResultsError(_("{files}: no results in them").format(files=_and(paths)))
+            raise ResultsError(_("{files}: no results in them").format(files=joined(paths)))
         raise ResultsError(_("{file}: no results in it").format(file=paths[0]))
     game = games.get(key["game"])
     if game is None:
